@@ -1,0 +1,4 @@
+export * from './summary-result';
+export * from './message';
+export * from './channel';
+export * from './summary-update-hook';

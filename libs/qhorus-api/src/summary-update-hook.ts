@@ -1,0 +1,19 @@
+import { ChannelInfo } from './channel';
+import { Message } from './message';
+import { SummaryResult } from './summary-result';
+
+/** Everything a hook needs to produce the next summary of a channel. */
+export interface SummaryUpdateContext {
+  readonly channel: ChannelInfo;
+  /** The stored result before this step, or null before the first summary. */
+  readonly previous: SummaryResult | null;
+  /** The watermark of `previous`: every message with seq ≤ this is already summarised. */
+  readonly coversThroughSeq: number;
+  /** The batch since the last summary, in seq order. */
+  readonly messages: readonly Message[];
+}
+
+/** The summary slot's extension point: called by the background job for each batch. */
+export interface SummaryUpdateHook {
+  update(ctx: SummaryUpdateContext): Promise<SummaryResult>;
+}
