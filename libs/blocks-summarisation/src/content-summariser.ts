@@ -1,13 +1,24 @@
 import { SummaryResult } from '@qhorus/api';
 
+/** Per-call context a summariser may use; tiers that have no use for a field ignore it. */
+export interface SummariseOptions {
+  /**
+   * What the summarised stream is for (for a channel: its description). The LLM tier grounds
+   * its prompt on it; the verbatim and heuristic tiers ignore it.
+   */
+  preamble?: string | null;
+}
+
 /**
  * Summarises a batch of items, continuing from the previous result.
  *
  * Annotation contract: an implementation starts from `previous.annotations` and overlays only
- * the keys it owns, so keys accumulated by other tiers or written by other code survive.
+ * the keys it owns (see `overlayAnnotations`), so keys accumulated by other tiers or written by
+ * other code survive. A summariser that cannot produce a summary rejects; it never resolves
+ * with an empty text in place of a failure.
  */
 export interface ContentSummariser<T> {
-  summarise(items: readonly T[], previous?: SummaryResult | null): Promise<SummaryResult>;
+  summarise(items: readonly T[], previous?: SummaryResult | null, options?: SummariseOptions): Promise<SummaryResult>;
 }
 
 /** Renders one item as a single line of text for verbatim lists and prompts. */

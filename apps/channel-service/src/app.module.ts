@@ -1,0 +1,52 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { EventEmitterModule } from '@nestjs/event-emitter';
+import { ChannelSummaryModule } from '@qhorus/blocks-channel-summary';
+import { LoggerModule } from 'nestjs-pino';
+import { AuthModule } from './auth/auth.module';
+import { ChannelsModule } from './channels/channels.module';
+import { AppConfig } from './config/app-config';
+import { ConfigModule } from './config/config.module';
+import { DatabaseModule } from './database/database.module';
+import { loggerOptions } from './logging/logger.options';
+import { MessagesModule } from './messages/messages.module';
+import { SummaryModule } from './summary/summary.module';
+
+/** Ways to extend the service when embedding it (tests, domain teams' own entry points). */
+export interface AppModuleOptions {
+  /** Extra modules, e.g. one that registers a custom summariser. */
+  imports?: DynamicModule['imports'];
+  /** Named summariser strategies a channel can pick with `summariser`. */
+  summarisers?: Parameters<typeof ChannelSummaryModule.forRoot>[0]['strategies'];
+}
+
+@Module({})
+export class AppModule {
+  static forRoot(config: AppConfig, options: AppModuleOptions = {}): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        ConfigModule.forRoot(config),
+        LoggerModule.forRoot(loggerOptions(config)),
+        EventEmitterModule.forRoot({ wildcard: false, maxListeners: 50 }),
+        ChannelSummaryModule.forRoot({
+          strategies: options.summarisers,
+          tiered: { t1: config.QHORUS_TIERED_SMALL_MAX, t2: config.QHORUS_TIERED_MEDIUM_MAX },
+          llm: {
+            apiKey: config.ANTHROPIC_API_KEY ?? null,
+            baseURL: config.ANTHROPIC_BASE_URL ?? null,
+            model: config.QHORUS_LLM_MODEL,
+            mode: config.QHORUS_LLM_MODE,
+            timeoutMs: config.QHORUS_LLM_TIMEOUT_MS,
+            maxTokens: config.QHORUS_LLM_MAX_TOKENS,
+          },
+        }),
+        DatabaseModule,
+        AuthModule,
+        ChannelsModule,
+        MessagesModule,
+        SummaryModule,
+        ...(options.imports ?? []),
+      ],
+    };
+  }
+}

@@ -1,0 +1,30 @@
+import { CanActivate, ExecutionContext, ForbiddenException, Injectable, UnauthorizedException } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { ADMIN_ROUTE, PUBLIC_ROUTE } from './auth.decorators';
+import { AuthService } from './auth.service';
+import { bearerToken } from './bearer';
+import { isAdmin } from './principal';
+
+/** Global guard: every route needs a bearer token unless marked @Public(). */
+@Injectable()
+export class AuthGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly auth: AuthService,
+  ) {}
+
+  async canActivate(ctx: ExecutionContext): Promise<boolean> {
+    const targets = [ctx.getHandler(), ctx.getClass()];
+    if (this.reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, targets)) return true;
+    const request = ctx.switchToHttp().getRequest();
+    const token = bearerToken(request.headers?.authorization);
+    if (!token) throw new UnauthorizedException('Missing bearer token: send Authorization: Bearer <token>');
+    const principal = await this.auth.authenticate(token);
+    if (!principal) throw new UnauthorizedException('Unknown or revoked token');
+    if (this.reflector.getAllAndOverride<boolean>(ADMIN_ROUTE, targets) && !isAdmin(principal)) {
+      throw new ForbiddenException('This route needs the admin token');
+    }
+    request.principal = principal;
+    return true;
+  }
+}

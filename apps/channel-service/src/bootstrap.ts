@@ -1,0 +1,28 @@
+import { RequestMethod } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { Logger } from 'nestjs-pino';
+import { AppModule, AppModuleOptions } from './app.module';
+import { ApiErrorFilter } from './common/api-error.filter';
+import { apiValidationPipe } from './common/validation.pipe';
+import { AppConfig } from './config/app-config';
+
+export const API_PREFIX = 'api/v1';
+/** Routes served at the root, outside the API prefix (DESIGN §6). */
+export const ROOT_ROUTES = ['health', 'metrics', 'mcp', 'docs', 'docs-json', '/'];
+
+/** Builds the whole service (not yet listening). Used by main.ts, the e2e tests and embedders. */
+export async function createApp(config: AppConfig, options: AppModuleOptions = {}): Promise<NestFastifyApplication> {
+  const adapter = new FastifyAdapter({ bodyLimit: config.QHORUS_BODY_LIMIT_BYTES, trustProxy: true });
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, options), adapter, {
+    bufferLogs: true,
+  });
+  app.useLogger(app.get(Logger));
+  app.setGlobalPrefix(API_PREFIX, {
+    exclude: ROOT_ROUTES.map((path) => ({ path, method: RequestMethod.ALL })),
+  });
+  app.useGlobalPipes(apiValidationPipe());
+  app.useGlobalFilters(new ApiErrorFilter());
+  app.enableShutdownHooks();
+  return app;
+}

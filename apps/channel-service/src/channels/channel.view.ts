@@ -1,0 +1,16 @@
+import { Channel } from './channel.entity';
+
+/** The public JSON of a channel. */
+export function channelView(c: Channel) {
+  return {
+    name: c.name,
+    description: c.description,
+    summaryThreshold: c.summaryThreshold,
+    updateAfterSeconds: c.updateAfterSeconds,
+    summariser: c.summariser,
+    members: c.members,
+    lastSeq: c.lastSeq,
+    createdBy: c.createdBy,
+    createdAt: c.createdAt,
+  };
+}

@@ -1,0 +1,74 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { Channel, CHANNEL_COLUMNS, ChannelRow, toChannel } from './channel.entity';
+
+export interface NewChannel {
+  name: string;
+  description: string | null;
+  summaryThreshold: number;
+  updateAfterSeconds: number | null;
+  summariser: string;
+  members: string[] | null;
+  createdBy: string;
+}
+
+export type ChannelChanges = Partial<Pick<Channel, 'description' | 'summaryThreshold' | 'updateAfterSeconds' | 'summariser' | 'members'>>;
+
+const CHANGE_COLUMNS: Record<keyof ChannelChanges, string> = {
+  description: 'description',
+  summaryThreshold: 'summary_threshold',
+  updateAfterSeconds: 'update_after_seconds',
+  summariser: 'summariser',
+  members: 'members',
+};
+
+@Injectable()
+export class ChannelsRepository {
+  constructor(private readonly db: DataSource) {}
+
+  /** Creates the channel and its empty summary slot in one statement (so never one without the other). */
+  async insert(c: NewChannel): Promise<Channel> {
+    const rows: ChannelRow[] = await this.db.query(
+      `WITH c AS (
+         INSERT INTO channels (name, description, summary_threshold, update_after_seconds, summariser, members, created_by)
+         VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${CHANNEL_COLUMNS}
+       ), s AS (INSERT INTO channel_summaries (channel_id) SELECT id FROM c)
+       SELECT * FROM c`,
+      [c.name, c.description, c.summaryThreshold, c.updateAfterSeconds, c.summariser, c.members, c.createdBy],
+    );
+    return toChannel(rows[0]);
+  }
+
+  async findByName(name: string): Promise<Channel | null> {
+    const rows: ChannelRow[] = await this.db.query(`SELECT ${CHANNEL_COLUMNS} FROM channels WHERE name = $1`, [name]);
+    return rows[0] ? toChannel(rows[0]) : null;
+  }
+
+  async findById(id: string): Promise<Channel | null> {
+    const rows: ChannelRow[] = await this.db.query(`SELECT ${CHANNEL_COLUMNS} FROM channels WHERE id = $1`, [id]);
+    return rows[0] ? toChannel(rows[0]) : null;
+  }
+
+  /** Channels the caller may see: public ones, and private ones listing them (all for the admin). */
+  async listVisible(viewer: string, admin: boolean): Promise<Channel[]> {
+    const rows: ChannelRow[] = await this.db.query(
+      `SELECT ${CHANNEL_COLUMNS} FROM channels
+       WHERE $2 OR members IS NULL OR cardinality(members) = 0 OR $1 = ANY(members)
+       ORDER BY name`,
+      [viewer, admin],
+    );
+    return rows.map(toChannel);
+  }
+
+  async update(id: string, changes: ChannelChanges): Promise<Channel | null> {
+    const keys = Object.keys(changes) as (keyof ChannelChanges)[];
+    if (keys.length === 0) return this.findById(id);
+    const sets = keys.map((k, i) => `${CHANGE_COLUMNS[k]} = $${i + 2}`).join(', ');
+    // TypeORM answers an UPDATE with [rows, affectedCount].
+    const [rows]: [ChannelRow[], number] = await this.db.query(
+      `UPDATE channels SET ${sets} WHERE id = $1 RETURNING ${CHANNEL_COLUMNS}`,
+      [id, ...keys.map((k) => changes[k])],
+    );
+    return rows[0] ? toChannel(rows[0]) : null;
+  }
+}

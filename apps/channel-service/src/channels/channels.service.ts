@@ -1,0 +1,93 @@
+import { BadRequestException, ConflictException, ForbiddenException, Injectable, NotFoundException } from '@nestjs/common';
+import { EventEmitter2 } from '@nestjs/event-emitter';
+import { SummariserRegistry } from '@qhorus/blocks-channel-summary';
+import { isAdmin, Principal } from '../auth/principal';
+import { isUniqueViolation } from '../common/database-errors';
+import { AppConfig } from '../config/app-config';
+import { Channel } from './channel.entity';
+import { canAccess } from './channel-access';
+import { ChannelChanges, ChannelsRepository } from './channels.repository';
+import { ChannelReconfiguredEvent } from './channel-reconfigured.event';
+import { CreateChannelDto } from './dto/create-channel.dto';
+import { UpdateChannelDto } from './dto/update-channel.dto';
+
+export const DEFAULT_SUMMARISER = 'heuristic';
+
+@Injectable()
+export class ChannelsService {
+  constructor(
+    private readonly channels: ChannelsRepository,
+    private readonly summarisers: SummariserRegistry,
+    private readonly config: AppConfig,
+    private readonly events: EventEmitter2,
+  ) {}
+
+  async create(dto: CreateChannelDto, by: Principal): Promise<{ channel: Channel; warnings: string[] }> {
+    const summariser = dto.summariser ?? DEFAULT_SUMMARISER;
+    this.assertKnownSummariser(summariser);
+    try {
+      const channel = await this.channels.insert({
+        name: dto.name,
+        description: dto.description ?? null,
+        summaryThreshold: dto.summaryThreshold ?? this.config.QHORUS_SUMMARY_THRESHOLD,
+        updateAfterSeconds: dto.updateAfterSeconds ?? null,
+        summariser,
+        members: normaliseMembers(dto.members, by),
+        createdBy: by.name,
+      });
+      return { channel, warnings: this.warningsFor(summariser) };
+    } catch (e) {
+      if (isUniqueViolation(e)) throw new ConflictException(`Channel name '${dto.name}' is already taken`);
+      throw e;
+    }
+  }
+
+  /** The channel if the caller may see it; 404 otherwise, so a private channel's existence never leaks. */
+  async get(name: string, by: Principal): Promise<Channel> {
+    const channel = await this.channels.findByName(name);
+    if (!channel || !canAccess(channel, by)) throw new NotFoundException(`Channel '${name}' not found`);
+    return channel;
+  }
+
+  list(by: Principal): Promise<Channel[]> {
+    return this.channels.listVisible(by.name, isAdmin(by));
+  }
+
+  async update(name: string, dto: UpdateChannelDto, by: Principal): Promise<{ channel: Channel; warnings: string[] }> {
+    const current = await this.get(name, by);
+    if (dto.summariser !== undefined) this.assertKnownSummariser(dto.summariser);
+    if (dto.members !== undefined && !isAdmin(by) && by.name !== current.createdBy) {
+      throw new ForbiddenException('Only the channel creator or the admin can change members');
+    }
+    const changes: ChannelChanges = {};
+    if (dto.description !== undefined) changes.description = dto.description;
+    if (dto.summaryThreshold !== undefined) changes.summaryThreshold = dto.summaryThreshold;
+    if (dto.updateAfterSeconds !== undefined) changes.updateAfterSeconds = dto.updateAfterSeconds;
+    if (dto.summariser !== undefined) changes.summariser = dto.summariser;
+    if (dto.members !== undefined) changes.members = dto.members === null ? null : normaliseMembers(dto.members, by);
+    const channel = (await this.channels.update(current.id, changes)) ?? current;
+    this.events.emit(ChannelReconfiguredEvent.NAME, new ChannelReconfiguredEvent(channel.id));
+    return { channel, warnings: dto.summariser ? this.warningsFor(dto.summariser) : [] };
+  }
+
+  private assertKnownSummariser(name: string): void {
+    if (!this.summarisers.has(name)) {
+      throw new BadRequestException({
+        message: `Unknown summariser '${name}'; known summarisers: ${this.summarisers.names().join(', ')}`,
+        details: [{ field: 'summariser', problems: [`must be one of: ${this.summarisers.names().join(', ')}`] }],
+      });
+    }
+  }
+
+  private warningsFor(summariser: string): string[] {
+    const availability = this.summarisers.availability(summariser);
+    return availability.available ? [] : [`Summariser '${summariser}' is unavailable: ${availability.reason}`];
+  }
+}
+
+/** A private channel always includes its creator (unless the admin creates it), without duplicates. */
+function normaliseMembers(members: string[] | undefined, by: Principal): string[] | null {
+  if (!members || members.length === 0) return null;
+  const all = isAdmin(by) ? members : [...members, by.name];
+  return [...new Set(all)];
+}

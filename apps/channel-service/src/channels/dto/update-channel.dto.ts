@@ -1,0 +1,37 @@
+import { ArrayMaxSize, IsArray, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateIf } from 'class-validator';
+import { AGENT_NAME_PATTERN } from '../../auth/dto/register-agent.dto';
+import { MAX_DESCRIPTION_LENGTH, MAX_MEMBERS, MAX_SUMMARISER_NAME_LENGTH, MAX_SUMMARY_THRESHOLD, MAX_UPDATE_AFTER_SECONDS } from './channel-name';
+
+/** Reconfigures a channel; `null` clears description, updateAfterSeconds or members. */
+export class UpdateChannelDto {
+  @ValidateIf((o) => o.description !== null)
+  @IsOptional()
+  @IsString()
+  @MaxLength(MAX_DESCRIPTION_LENGTH)
+  description?: string | null;
+
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(MAX_SUMMARY_THRESHOLD)
+  summaryThreshold?: number;
+
+  @ValidateIf((o) => o.updateAfterSeconds !== null)
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(MAX_UPDATE_AFTER_SECONDS)
+  updateAfterSeconds?: number | null;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(MAX_SUMMARISER_NAME_LENGTH)
+  summariser?: string;
+
+  @ValidateIf((o) => o.members !== null)
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(MAX_MEMBERS)
+  @Matches(AGENT_NAME_PATTERN, { each: true, message: 'each member must be an agent name' })
+  members?: string[] | null;
+}

@@ -1,0 +1,51 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
+import { STATUS_CODES } from 'node:http';
+import { isDatabaseUnavailable } from './database-errors';
+
+/** The one error shape of the API: `{statusCode, error, message, details?}`. */
+export interface ApiErrorBody {
+  statusCode: number;
+  error: string;
+  message: string;
+  details?: unknown;
+}
+
+export function errorBody(statusCode: number, message: string, details?: unknown): ApiErrorBody {
+  const body: ApiErrorBody = { statusCode, error: STATUS_CODES[statusCode] ?? 'Error', message };
+  if (details !== undefined) body.details = details;
+  return body;
+}
+
+/** Normalises any thrown error into the API error shape; unexpected ones are logged with context. */
+export function toApiError(exception: unknown, logger?: Logger): ApiErrorBody {
+  if (exception instanceof HttpException) {
+    const status = exception.getStatus();
+    const response = exception.getResponse();
+    if (typeof response === 'string') return errorBody(status, response);
+    const r = response as { message?: unknown; details?: unknown };
+    const message = Array.isArray(r.message) ? r.message.join('; ') : String(r.message ?? exception.message);
+    return errorBody(status, message, r.details);
+  }
+  const fastifyError = exception as { statusCode?: number; message?: string; code?: string };
+  if (typeof fastifyError?.statusCode === 'number' && fastifyError.statusCode >= 400 && fastifyError.statusCode < 500) {
+    return errorBody(fastifyError.statusCode, fastifyError.message ?? 'Bad request');
+  }
+  if (isDatabaseUnavailable(exception)) {
+    return errorBody(HttpStatus.SERVICE_UNAVAILABLE, 'The database is unreachable; retry shortly');
+  }
+  logger?.error({ err: exception }, 'unhandled error');
+  return errorBody(HttpStatus.INTERNAL_SERVER_ERROR, 'Internal server error');
+}
+
+@Catch()
+export class ApiErrorFilter implements ExceptionFilter {
+  private readonly logger = new Logger('ApiError');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const reply = host.switchToHttp().getResponse();
+    const body = toApiError(exception, this.logger);
+    const headers = (exception as { headers?: Record<string, string> })?.headers;
+    if (headers) for (const [k, v] of Object.entries(headers)) reply.header(k, v);
+    reply.status(body.statusCode).send(body);
+  }
+}

@@ -1,0 +1,117 @@
+import { plainToInstance, Transform } from 'class-transformer';
+import { IsIn, IsInt, IsOptional, IsString, Max, Min, MinLength, validateSync } from 'class-validator';
+
+export const ROLES = ['api', 'worker', 'all'] as const;
+export type Role = (typeof ROLES)[number];
+export const LLM_MODES = ['EDIT', 'APPEND'] as const;
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/** Every knob and its named default. `.env.example` lists the same names. */
+export const CONFIG_DEFAULTS = {
+  PORT: 3000,
+  HOST: '0.0.0.0',
+  QHORUS_DATA_DIR: './.data',
+  QHORUS_ROLE: 'all' as Role,
+  QHORUS_SUMMARY_THRESHOLD: 20,
+  QHORUS_QUEUE_PREFIX: 'qhorus',
+  QHORUS_LLM_MODEL: 'claude-3-5-haiku-latest',
+  QHORUS_LLM_MODE: 'EDIT' as (typeof LLM_MODES)[number],
+  QHORUS_LLM_TIMEOUT_MS: 30_000,
+  QHORUS_LLM_MAX_TOKENS: 1024,
+  QHORUS_TIERED_SMALL_MAX: 5,
+  QHORUS_TIERED_MEDIUM_MAX: 20,
+  QHORUS_SUMMARY_CHUNK_SIZE: 500,
+  QHORUS_SUMMARY_TIMEOUT_MS: 60_000,
+  QHORUS_JOB_ATTEMPTS: 3,
+  QHORUS_JOB_BACKOFF_MS: 1_000,
+  QHORUS_WORKER_CONCURRENCY: 4,
+  QHORUS_SWEEP_INTERVAL_MS: 5_000,
+  QHORUS_MAX_CONTENT_BYTES: 64 * 1024,
+  QHORUS_BODY_LIMIT_BYTES: 1024 * 1024,
+  QHORUS_PAGE_LIMIT_MAX: 1000,
+  QHORUS_PAGE_LIMIT_DEFAULT: 100,
+  QHORUS_RATE_LIMIT_PER_SECOND: 200,
+  QHORUS_RATE_LIMIT_BURST: 1000,
+  QHORUS_DB_POOL_SIZE: 10,
+  QHORUS_TOKEN_CACHE_SIZE: 10_000,
+  QHORUS_TOKEN_CACHE_TTL_MS: 30_000,
+  QHORUS_SHUTDOWN_TIMEOUT_MS: 10_000,
+  LOG_LEVEL: 'info' as (typeof LOG_LEVELS)[number],
+} as const;
+
+const toInt = ({ value }: { value: unknown }) =>
+  value === undefined || value === '' ? undefined : /^-?\d+$/.test(String(value)) ? Number(value) : value;
+const emptyToUndefined = ({ value }: { value: unknown }) => (value === '' ? undefined : value);
+
+/** The validated configuration. Built once from the environment by `loadConfig`. */
+export class AppConfig {
+  @Transform(toInt) @IsInt() @Min(0) @Max(65535) PORT: number = CONFIG_DEFAULTS.PORT;
+  @IsString() HOST: string = CONFIG_DEFAULTS.HOST;
+  /** Postgres URL; unset → embedded PGlite under QHORUS_DATA_DIR. */
+  @Transform(emptyToUndefined) @IsOptional() @IsString() DATABASE_URL?: string;
+  /** Redis URL; unset → jobs run in process. */
+  @Transform(emptyToUndefined) @IsOptional() @IsString() REDIS_URL?: string;
+  /** Unset → generated at first start and stored in the data dir. */
+  @Transform(emptyToUndefined) @IsOptional() @IsString() @MinLength(16) QHORUS_ADMIN_TOKEN?: string;
+  @IsString() QHORUS_DATA_DIR: string = CONFIG_DEFAULTS.QHORUS_DATA_DIR;
+  @IsIn(ROLES) QHORUS_ROLE: Role = CONFIG_DEFAULTS.QHORUS_ROLE;
+  @Transform(toInt) @IsInt() @Min(1) QHORUS_SUMMARY_THRESHOLD: number = CONFIG_DEFAULTS.QHORUS_SUMMARY_THRESHOLD;
+  @IsString() @MinLength(1) QHORUS_QUEUE_PREFIX: string = CONFIG_DEFAULTS.QHORUS_QUEUE_PREFIX;
+  @Transform(emptyToUndefined) @IsOptional() @IsString() ANTHROPIC_API_KEY?: string;
+  @Transform(emptyToUndefined) @IsOptional() @IsString() ANTHROPIC_BASE_URL?: string;
+  @IsString() QHORUS_LLM_MODEL: string = CONFIG_DEFAULTS.QHORUS_LLM_MODEL;
+  @IsIn(LLM_MODES) QHORUS_LLM_MODE: (typeof LLM_MODES)[number] = CONFIG_DEFAULTS.QHORUS_LLM_MODE;
+  @Transform(toInt) @IsInt() @Min(1) QHORUS_LLM_TIMEOUT_MS: number = CONFIG_DEFAULTS.QHORUS_LLM_TIMEOUT_MS;
+  @Transform(toInt) @IsInt() @Min(1) QHORUS_LLM_MAX_TOKENS: number = CONFIG_DEFAULTS.QHORUS_LLM_MAX_TOKENS;
+  @Transform(toInt) @IsInt() @Min(1) QHORUS_TIERED_SMALL_MAX: number = CONFIG_DEFAULTS.QHORUS_TIERED_SMALL_MAX;
+  @Transform(toInt) @IsInt() @Min(1) QHORUS_TIERED_MEDIUM_MAX: number = CONFIG_DEFAULTS.QHORUS_TIERED_MEDIUM_MAX;
+  @Transform(toInt) @IsInt() @Min(1) QHORUS_SUMMARY_CHUNK_SIZE: number = CONFIG_DEFAULTS.QHORUS_SUMMARY_CHUNK_SIZE;
+  @Transform(toInt) @IsInt() @Min(1) QHORUS_SUMMARY_TIMEOUT_MS: number = CONFIG_DEFAULTS.QHORUS_SUMMARY_TIMEOUT_MS;
+  @Transform(toInt) @IsInt() @Min(1) QHORUS_JOB_ATTEMPTS: number = CONFIG_DEFAULTS.QHORUS_JOB_ATTEMPTS;
+  @Transform(toInt) @IsInt() @Min(0) QHORUS_JOB_BACKOFF_MS: number = CONFIG_DEFAULTS.QHORUS_JOB_BACKOFF_MS;
+  @Transform(toInt) @IsInt() @Min(1) QHORUS_WORKER_CONCURRENCY: number = CONFIG_DEFAULTS.QHORUS_WORKER_CONCURRENCY;
+  @Transform(toInt) @IsInt() @Min(100) QHORUS_SWEEP_INTERVAL_MS: number = CONFIG_DEFAULTS.QHORUS_SWEEP_INTERVAL_MS;
+  @Transform(toInt) @IsInt() @Min(1) QHORUS_MAX_CONTENT_BYTES: number = CONFIG_DEFAULTS.QHORUS_MAX_CONTENT_BYTES;
+  @Transform(toInt) @IsInt() @Min(1024) QHORUS_BODY_LIMIT_BYTES: number = CONFIG_DEFAULTS.QHORUS_BODY_LIMIT_BYTES;
+  @Transform(toInt) @IsInt() @Min(1) QHORUS_PAGE_LIMIT_MAX: number = CONFIG_DEFAULTS.QHORUS_PAGE_LIMIT_MAX;
+  @Transform(toInt) @IsInt() @Min(1) QHORUS_PAGE_LIMIT_DEFAULT: number = CONFIG_DEFAULTS.QHORUS_PAGE_LIMIT_DEFAULT;
+  @Transform(toInt) @IsInt() @Min(1) QHORUS_RATE_LIMIT_PER_SECOND: number = CONFIG_DEFAULTS.QHORUS_RATE_LIMIT_PER_SECOND;
+  @Transform(toInt) @IsInt() @Min(1) QHORUS_RATE_LIMIT_BURST: number = CONFIG_DEFAULTS.QHORUS_RATE_LIMIT_BURST;
+  @Transform(toInt) @IsInt() @Min(1) QHORUS_DB_POOL_SIZE: number = CONFIG_DEFAULTS.QHORUS_DB_POOL_SIZE;
+  @Transform(toInt) @IsInt() @Min(1) QHORUS_TOKEN_CACHE_SIZE: number = CONFIG_DEFAULTS.QHORUS_TOKEN_CACHE_SIZE;
+  @Transform(toInt) @IsInt() @Min(0) QHORUS_TOKEN_CACHE_TTL_MS: number = CONFIG_DEFAULTS.QHORUS_TOKEN_CACHE_TTL_MS;
+  @Transform(toInt) @IsInt() @Min(0) QHORUS_SHUTDOWN_TIMEOUT_MS: number = CONFIG_DEFAULTS.QHORUS_SHUTDOWN_TIMEOUT_MS;
+  @IsIn(LOG_LEVELS) LOG_LEVEL: (typeof LOG_LEVELS)[number] = CONFIG_DEFAULTS.LOG_LEVEL;
+
+  get embeddedDatabase(): boolean {
+    return !this.DATABASE_URL;
+  }
+  get inProcessQueue(): boolean {
+    return !this.REDIS_URL;
+  }
+  get runsWorker(): boolean {
+    return this.inProcessQueue || this.QHORUS_ROLE !== 'api';
+  }
+}
+
+export class ConfigValidationError extends Error {}
+
+/** Reads the knobs from an environment map, applies defaults, and fails fast naming every bad one. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): AppConfig {
+  const known = Object.keys(new AppConfig());
+  const raw: Record<string, string> = {};
+  for (const key of [...known, 'DATABASE_URL', 'REDIS_URL', 'QHORUS_ADMIN_TOKEN', 'ANTHROPIC_API_KEY', 'ANTHROPIC_BASE_URL']) {
+    const value = env[key];
+    if (value !== undefined) raw[key] = value;
+  }
+  const config = plainToInstance(AppConfig, raw, { exposeDefaultValues: true });
+  const errors = validateSync(config, { whitelist: false });
+  if (errors.length > 0) {
+    const lines = errors.map((e) => `${e.property}: ${Object.values(e.constraints ?? {}).join('; ')}`);
+    throw new ConfigValidationError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
+  }
+  if (config.QHORUS_TIERED_MEDIUM_MAX < config.QHORUS_TIERED_SMALL_MAX) {
+    throw new ConfigValidationError('Invalid configuration: QHORUS_TIERED_MEDIUM_MAX must be ≥ QHORUS_TIERED_SMALL_MAX');
+  }
+  return config;
+}

@@ -1,0 +1,62 @@
+import { MESSAGE_TYPES, MessageType, TARGET_REQUIRED_TYPES } from '@qhorus/api';
+import { Transform } from 'class-transformer';
+import { IsIn, IsInt, IsNotEmpty, IsObject, IsOptional, IsString, Matches, MaxLength, Min, ValidateIf } from 'class-validator';
+import { AGENT_NAME_PATTERN } from '../../auth/dto/register-agent.dto';
+
+export const MAX_TOPIC_LENGTH = 128;
+export const MAX_CORRELATION_ID_LENGTH = 128;
+/** Types whose content may be empty: the type itself is the message. */
+export const CONTENT_OPTIONAL_TYPES: ReadonlySet<MessageType> = new Set([MessageType.DONE, MessageType.HANDOFF, MessageType.EVENT]);
+export const DEFAULT_MESSAGE_TYPE = MessageType.STATUS;
+
+const upper = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.toUpperCase() : value);
+const typeOf = (o: PostMessageDto): MessageType => (o.type ?? DEFAULT_MESSAGE_TYPE) as MessageType;
+
+export class PostMessageDto {
+  /** One of QUERY, COMMAND, RESPONSE, STATUS (default), DECLINE, FAILURE, HANDOFF, DONE, EVENT. */
+  @IsOptional()
+  @Transform(upper)
+  @IsIn(MESSAGE_TYPES, { message: `type must be one of ${MESSAGE_TYPES.join(', ')}` })
+  type?: MessageType;
+
+  /** The message text. Required except for DONE, HANDOFF and EVENT; non-blank for DECLINE and FAILURE. */
+  @ValidateIf((o) => o.content !== undefined || !CONTENT_OPTIONAL_TYPES.has(typeOf(o)))
+  @IsString()
+  @IsNotEmpty({ message: 'content is required for this message type' })
+  @Matches(/\S/, { message: 'content must not be blank' })
+  content?: string;
+
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(MAX_TOPIC_LENGTH)
+  topic?: string;
+
+  /** Thread id; generated for QUERY and COMMAND when absent. */
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(MAX_CORRELATION_ID_LENGTH)
+  correlationId?: string;
+
+  /** The seq of the message this one answers. */
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  inReplyTo?: number;
+
+  /** The agent addressed; required for HANDOFF. */
+  @ValidateIf((o) => o.target !== undefined || TARGET_REQUIRED_TYPES.has(typeOf(o)))
+  @IsString()
+  @Matches(AGENT_NAME_PATTERN, { message: 'target must be an agent name (required for HANDOFF)' })
+  target?: string;
+
+  @IsOptional()
+  @IsObject()
+  metadata?: Record<string, unknown>;
+
+  /** Optional; when present it must be the caller's own name. */
+  @IsOptional()
+  @IsString()
+  sender?: string;
+}

@@ -1,0 +1,39 @@
+import { Body, Controller, Get, Headers, HttpStatus, Param, Post, Query, Res } from '@nestjs/common';
+import { ApiBearerAuth, ApiHeader, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import { CurrentPrincipal } from '../auth/auth.decorators';
+import { Principal } from '../auth/principal';
+import { ListMessagesQuery } from './dto/list-messages.query';
+import { PostMessageDto } from './dto/post-message.dto';
+import { messageView } from './message.entity';
+import { MessagesService } from './messages.service';
+
+export const IDEMPOTENCY_HEADER = 'idempotency-key';
+export const REPLAYED_HEADER = 'idempotent-replayed';
+
+@ApiTags('messages')
+@ApiBearerAuth()
+@Controller('channels/:name/messages')
+export class MessagesController {
+  constructor(private readonly messages: MessagesService) {}
+
+  /** Posts a message as the authenticated agent. A retry with the same Idempotency-Key returns the original. */
+  @Post()
+  @ApiHeader({ name: 'Idempotency-Key', required: false, description: 'Makes retries safe: the same key returns the original message' })
+  async post(
+    @Param('name') name: string,
+    @Body() dto: PostMessageDto,
+    @CurrentPrincipal() by: Principal,
+    @Headers(IDEMPOTENCY_HEADER) idempotencyKey: string | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
+    const { message, replayed } = await this.messages.post(name, dto, by, idempotencyKey);
+    if (replayed) reply.header(REPLAYED_HEADER, 'true').status(HttpStatus.OK);
+    return messageView(message);
+  }
+
+  @Get()
+  async list(@Param('name') name: string, @Query() query: ListMessagesQuery, @CurrentPrincipal() by: Principal) {
+    return (await this.messages.list(name, query, by)).map(messageView);
+  }
+}

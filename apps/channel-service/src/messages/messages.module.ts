@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { ChannelsModule } from '../channels/channels.module';
+import { MessagesController } from './messages.controller';
+import { MessagesRepository } from './messages.repository';
+import { MessagesService } from './messages.service';
+
+@Module({
+  imports: [ChannelsModule],
+  controllers: [MessagesController],
+  providers: [MessagesRepository, MessagesService],
+  exports: [MessagesRepository, MessagesService],
+})
+export class MessagesModule {}

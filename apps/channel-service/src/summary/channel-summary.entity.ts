@@ -1,0 +1,57 @@
+import { SummaryResult } from '@qhorus/api';
+
+/** The summary slot of one channel. `coversThroughSeq` is the watermark: every seq ≤ it is summarised. */
+export interface SummarySlot {
+  channelId: string;
+  text: string;
+  annotations: Record<string, string>;
+  coversThroughSeq: number;
+  version: number;
+  updatedAt: Date | null;
+  updatedBy: string | null;
+  lastError: string | null;
+  lastErrorAt: Date | null;
+}
+
+export interface SummarySlotRow {
+  channel_id: string;
+  text: string;
+  annotations: Record<string, string>;
+  covers_through_seq: string;
+  version: number;
+  updated_at: Date | null;
+  updated_by: string | null;
+  last_error: string | null;
+  last_error_at: Date | null;
+}
+
+export const SLOT_COLUMNS = 's.channel_id, s.text, s.annotations, s.covers_through_seq, s.version, s.updated_at, s.updated_by, s.last_error, s.last_error_at';
+
+export function toSlot(r: SummarySlotRow): SummarySlot {
+  return {
+    channelId: String(r.channel_id),
+    text: r.text,
+    annotations: r.annotations ?? {},
+    coversThroughSeq: Number(r.covers_through_seq),
+    version: r.version,
+    updatedAt: r.updated_at,
+    updatedBy: r.updated_by,
+    lastError: r.last_error,
+    lastErrorAt: r.last_error_at,
+  };
+}
+
+/** The previous result handed to a summariser: null before the first summary. */
+export function previousResult(slot: SummarySlot): SummaryResult | null {
+  return slot.version === 0 ? null : { text: slot.text, annotations: slot.annotations };
+}
+
+export interface SummaryHistoryEntry {
+  version: number;
+  text: string;
+  annotations: Record<string, string>;
+  coversFromSeq: number;
+  coversThroughSeq: number;
+  updatedBy: string;
+  createdAt: Date;
+}

@@ -1,0 +1,100 @@
+import { Logger } from '@nestjs/common';
+import { backoffDelay, RetryPolicy, SummaryJobHandler, SummaryQueue } from './summary-queue';
+
+interface ChannelState {
+  running: boolean;
+  /** A trigger arrived while running: run once more afterwards. */
+  rerun: boolean;
+  force: boolean;
+}
+
+/**
+ * Jobs in this process, with the same per-channel guarantees as the BullMQ driver: one job per
+ * channel at a time, triggers during a run are kept, failures retry with exponential backoff,
+ * and at most `concurrency` channels run at once.
+ */
+export class InProcessSummaryQueue extends SummaryQueue {
+  private readonly logger = new Logger(InProcessSummaryQueue.name);
+  private readonly channels = new Map<string, ChannelState>();
+  private readonly waiting: string[] = [];
+  private readonly inFlight = new Set<Promise<void>>();
+  private handler: SummaryJobHandler | null = null;
+  private active = 0;
+  private closed = false;
+
+  constructor(
+    private readonly retry: RetryPolicy,
+    private readonly concurrency: number,
+  ) {
+    super();
+  }
+
+  async enqueue(channelId: string, force = false): Promise<boolean> {
+    if (this.closed) return false;
+    const state = this.channels.get(channelId);
+    if (state) {
+      if (state.running) state.rerun = true;
+      state.force ||= force;
+      return true; // already queued or running: deduplicated
+    }
+    this.channels.set(channelId, { running: false, rerun: false, force });
+    this.waiting.push(channelId);
+    this.pump();
+    return true;
+  }
+
+  async startWorker(handler: SummaryJobHandler): Promise<void> {
+    this.handler = handler;
+    this.pump();
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.waiting.length = 0;
+    await Promise.allSettled([...this.inFlight]);
+  }
+
+  async isHealthy(): Promise<boolean> {
+    return !this.closed;
+  }
+
+  private pump(): void {
+    while (this.handler && !this.closed && this.active < this.concurrency && this.waiting.length > 0) {
+      const channelId = this.waiting.shift()!;
+      this.active++;
+      const run = this.runChannel(channelId).finally(() => {
+        this.active--;
+        this.inFlight.delete(run);
+        this.pump();
+      });
+      this.inFlight.add(run);
+    }
+  }
+
+  private async runChannel(channelId: string): Promise<void> {
+    const state = this.channels.get(channelId)!;
+    state.running = true;
+    do {
+      const force = state.force;
+      state.rerun = false;
+      state.force = false;
+      await this.runWithRetries(channelId, force);
+    } while (state.rerun && !this.closed);
+    this.channels.delete(channelId);
+  }
+
+  private async runWithRetries(channelId: string, force: boolean): Promise<void> {
+    for (let attempt = 1; attempt <= this.retry.attempts; attempt++) {
+      try {
+        await this.handler!(channelId, force);
+        return;
+      } catch (err) {
+        if (attempt === this.retry.attempts || this.closed) {
+          this.logger.warn({ channelId, attempt, err }, 'summary job failed; giving up until the next trigger');
+          return;
+        }
+        await new Promise((r) => setTimeout(r, backoffDelay(this.retry, attempt)));
+      }
+    }
+  }
+}

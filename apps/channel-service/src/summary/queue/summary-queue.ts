@@ -1,0 +1,30 @@
+/**
+ * Runs one summary job for a channel. Rejecting means "failed; retry with backoff". `force`
+ * (a manual refresh, the sweep) summarises whatever is pending; otherwise the job first checks
+ * the channel is still due, so a trigger kept while a job ran does not cause a tiny extra step.
+ */
+export type SummaryJobHandler = (channelId: string, force: boolean) => Promise<void>;
+
+/**
+ * The summary job queue, per channel: at most one job queued or running per channel, and a
+ * trigger that arrives while one runs is kept (it runs once more afterwards). Two drivers:
+ * BullMQ on Redis, and in-process when no Redis is configured.
+ */
+export abstract class SummaryQueue {
+  /** Asks for a summary job for the channel. Never throws: a lost trigger is recovered by the sweep. */
+  abstract enqueue(channelId: string, force?: boolean): Promise<boolean>;
+  /** Starts consuming jobs with this handler (worker roles only). */
+  abstract startWorker(handler: SummaryJobHandler): Promise<void>;
+  /** Lets in-flight jobs finish (or hands them back), then releases connections. */
+  abstract close(): Promise<void>;
+  /** True when the queue's backing store answers (for health). */
+  abstract isHealthy(): Promise<boolean>;
+}
+
+export interface RetryPolicy {
+  attempts: number;
+  backoffMs: number;
+}
+
+/** Exponential backoff: backoffMs, 2×, 4×, … */
+export const backoffDelay = (policy: RetryPolicy, attempt: number): number => policy.backoffMs * 2 ** (attempt - 1);

@@ -1,0 +1,34 @@
+import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
+import { AppConfig } from '../config/app-config';
+import { SummaryQueue } from './queue/summary-queue';
+import { SummaryJobRunner } from './summary-job.runner';
+import { SummaryRepository } from './summary.repository';
+
+/**
+ * The queue's consumer (worker roles). Kept apart from the trigger listener: the listener
+ * decides *whether* a channel needs a job; this runs it and re-checks the backlog afterwards,
+ * so a trigger that raced the end of the job is never lost.
+ */
+@Injectable()
+export class SummaryJobProcessor implements OnApplicationBootstrap {
+  constructor(
+    private readonly queue: SummaryQueue,
+    private readonly runner: SummaryJobRunner,
+    private readonly summaries: SummaryRepository,
+    private readonly config: AppConfig,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    if (this.config.runsWorker) await this.queue.startWorker((channelId, force) => this.process(channelId, force));
+  }
+
+  async process(channelId: string, force: boolean): Promise<void> {
+    if (!force && !(await this.isDue(channelId))) return;
+    await this.runner.run(channelId);
+    if (await this.isDue(channelId)) await this.queue.enqueue(channelId);
+  }
+
+  private isDue(channelId: string): Promise<boolean> {
+    return this.summaries.isDue(channelId);
+  }
+}

@@ -1,0 +1,99 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { EventEmitter2 } from '@nestjs/event-emitter';
+import { SummaryResult } from '@qhorus/api';
+import { SummariserRegistry } from '@qhorus/blocks-channel-summary';
+import { ChannelsRepository } from '../channels/channels.repository';
+import { withTimeout } from '../common/with-timeout';
+import { AppConfig } from '../config/app-config';
+import { toMessage } from '../messages/message.entity';
+import { MessagesRepository } from '../messages/messages.repository';
+import { previousResult, SummarySlot } from './channel-summary.entity';
+import { StaleSummaryVersionError, SummaryRepository } from './summary.repository';
+import { SummaryUpdatedEvent } from './summary-updated.event';
+
+export class InvalidSummaryError extends Error {}
+
+/**
+ * One summary job: summarise the backlog (coversThroughSeq, lastSeq] as read at the start, in
+ * bounded chunks (each chunk a running-summary step, so total work is linear in the channel's
+ * length), committing each step under a version check. Messages posted meanwhile stay after the
+ * watermark for the next job. On failure the slot is untouched except `lastError`.
+ */
+@Injectable()
+export class SummaryJobRunner {
+  private readonly logger = new Logger(SummaryJobRunner.name);
+
+  constructor(
+    private readonly channels: ChannelsRepository,
+    private readonly messages: MessagesRepository,
+    private readonly summaries: SummaryRepository,
+    private readonly summarisers: SummariserRegistry,
+    private readonly config: AppConfig,
+    private readonly events: EventEmitter2,
+  ) {}
+
+  async run(channelId: string): Promise<void> {
+    const channel = await this.channels.findById(channelId);
+    let slot = await this.summaries.findSlot(channelId);
+    if (!channel || !slot) return; // deleted meanwhile: nothing to do
+    const target = channel.lastSeq;
+    try {
+      while (slot.coversThroughSeq < target) {
+        const rows = await this.messages.range(channelId, slot.coversThroughSeq, target, this.config.QHORUS_SUMMARY_CHUNK_SIZE, true);
+        if (rows.length === 0) break;
+        const batch = rows.map((r) => toMessage(r, channel.name));
+        const result = await withTimeout(
+          this.summarisers.hookFor(channel.summariser).update({
+            channel,
+            previous: previousResult(slot),
+            coversThroughSeq: slot.coversThroughSeq,
+            messages: batch,
+          }),
+          this.config.QHORUS_SUMMARY_TIMEOUT_MS,
+          `summariser '${channel.summariser}'`,
+        );
+        assertValidResult(result, channel.summariser);
+        slot = await this.commitOrReload(channel.name, slot, result, batch[batch.length - 1].seq, `summariser:${channel.summariser}`);
+      }
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      this.logger.warn({ channel: channel.name, coversThroughSeq: slot.coversThroughSeq, err: message }, 'summary step failed');
+      await this.summaries.recordError(channelId, message);
+      throw err;
+    }
+  }
+
+  /** Commits the step; if another writer (a manual override) won, continue from its watermark. */
+  private async commitOrReload(channelName: string, slot: SummarySlot, result: SummaryResult, throughSeq: number, by: string): Promise<SummarySlot> {
+    try {
+      const committed = await this.summaries.commit({
+        channelId: slot.channelId,
+        expectedVersion: slot.version,
+        result,
+        coversFromSeq: slot.coversThroughSeq + 1,
+        coversThroughSeq: throughSeq,
+        updatedBy: by,
+      });
+      this.events.emit(
+        SummaryUpdatedEvent.NAME,
+        new SummaryUpdatedEvent(slot.channelId, channelName, committed.version, committed.coversThroughSeq, by),
+      );
+      return committed;
+    } catch (err) {
+      if (!(err instanceof StaleSummaryVersionError)) throw err;
+      this.logger.log({ channelId: slot.channelId }, 'summary changed under the job; continuing from the new watermark');
+      return (await this.summaries.findSlot(slot.channelId)) ?? slot;
+    }
+  }
+}
+
+/** A summariser must return text (not blank) and string-valued annotations. */
+function assertValidResult(result: SummaryResult, summariser: string): void {
+  if (!result || typeof result.text !== 'string' || result.text.trim() === '') {
+    throw new InvalidSummaryError(`summariser '${summariser}' returned a blank summary`);
+  }
+  const annotations = result.annotations ?? {};
+  for (const [k, v] of Object.entries(annotations)) {
+    if (typeof v !== 'string') throw new InvalidSummaryError(`summariser '${summariser}' returned a non-string annotation '${k}'`);
+  }
+}

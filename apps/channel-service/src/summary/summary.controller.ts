@@ -1,0 +1,39 @@
+import { Body, Controller, Get, HttpCode, HttpStatus, Param, Post, Put, Query } from '@nestjs/common';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { CurrentPrincipal } from '../auth/auth.decorators';
+import { Principal } from '../auth/principal';
+import { HistoryQuery } from './dto/history.query';
+import { OverrideSummaryDto } from './dto/override-summary.dto';
+import { SummaryService } from './summary.service';
+
+@ApiTags('summary')
+@ApiBearerAuth()
+@Controller('channels/:name/summary')
+export class SummaryController {
+  constructor(private readonly summary: SummaryService) {}
+
+  /** The summary slot; 200 with empty text and version 0 before the first summary. */
+  @Get()
+  get(@Param('name') name: string, @CurrentPrincipal() by: Principal) {
+    return this.summary.get(name, by);
+  }
+
+  /** Enqueues a summary job now. */
+  @Post('refresh')
+  @HttpCode(HttpStatus.ACCEPTED)
+  refresh(@Param('name') name: string, @CurrentPrincipal() by: Principal) {
+    return this.summary.refresh(name, by);
+  }
+
+  /** Replaces the text by hand (annotations kept; the watermark moves to lastSeq). */
+  @Put()
+  override(@Param('name') name: string, @Body() dto: OverrideSummaryDto, @CurrentPrincipal() by: Principal) {
+    return this.summary.override(name, dto, by);
+  }
+
+  /** Every version the slot has had, newest first. */
+  @Get('history')
+  history(@Param('name') name: string, @Query() query: HistoryQuery, @CurrentPrincipal() by: Principal) {
+    return this.summary.history(name, by, query.limit);
+  }
+}

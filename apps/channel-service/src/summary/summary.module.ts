@@ -1,0 +1,35 @@
+import { BeforeApplicationShutdown, Module } from '@nestjs/common';
+import { ChannelsModule } from '../channels/channels.module';
+import { MessagesModule } from '../messages/messages.module';
+import { SummaryQueue } from './queue/summary-queue';
+import { summaryQueueProvider } from './queue/summary-queue.provider';
+import { SummaryController } from './summary.controller';
+import { SummaryJobProcessor } from './summary-job.processor';
+import { SummaryJobRunner } from './summary-job.runner';
+import { SummaryRepository } from './summary.repository';
+import { SummaryService } from './summary.service';
+import { SummarySweepService } from './summary-sweep.service';
+import { SummaryTriggerListener } from './summary-trigger.listener';
+
+@Module({
+  imports: [ChannelsModule, MessagesModule],
+  controllers: [SummaryController],
+  providers: [
+    summaryQueueProvider,
+    SummaryRepository,
+    SummaryService,
+    SummaryJobRunner,
+    SummaryJobProcessor,
+    SummaryTriggerListener,
+    SummarySweepService,
+  ],
+  exports: [SummaryQueue, SummaryRepository, SummaryService],
+})
+export class SummaryModule implements BeforeApplicationShutdown {
+  constructor(private readonly queue: SummaryQueue) {}
+
+  /** Before the database closes: drain the worker, then close the queue and its connections. */
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.queue.close();
+  }
+}

@@ -1,0 +1,116 @@
+import { Injectable } from '@nestjs/common';
+import { SummaryResult } from '@qhorus/api';
+import { DataSource } from 'typeorm';
+import { ChannelRow, CHANNEL_COLUMNS, toChannel, Channel } from '../channels/channel.entity';
+import { SLOT_COLUMNS, SummaryHistoryEntry, SummarySlot, SummarySlotRow, toSlot } from './channel-summary.entity';
+
+/** The compare-and-set lost: someone else committed a newer version first. */
+export class StaleSummaryVersionError extends Error {}
+
+export interface SummaryCommit {
+  channelId: string;
+  expectedVersion: number;
+  result: SummaryResult;
+  coversFromSeq: number;
+  coversThroughSeq: number;
+  updatedBy: string;
+}
+
+/**
+ * When a channel's summary is due: its backlog reached the threshold, or its
+ * `updateAfterSeconds` elapsed since the last summary with messages pending.
+ */
+const DUE = `c.last_seq > s.covers_through_seq
+  AND (c.last_seq - s.covers_through_seq >= c.summary_threshold
+       OR (c.update_after_seconds IS NOT NULL
+           AND now() - COALESCE(s.updated_at, c.created_at) >= make_interval(secs => c.update_after_seconds)))`;
+
+const PREFIXED_CHANNEL_COLUMNS = CHANNEL_COLUMNS.split(', ').map((c) => `c.${c}`).join(', ');
+
+@Injectable()
+export class SummaryRepository {
+  constructor(private readonly db: DataSource) {}
+
+  /** The channel and its slot in one read (two primary-key rows). */
+  async findByChannelName(name: string): Promise<{ channel: Channel; slot: SummarySlot } | null> {
+    const rows = await this.db.query(
+      `SELECT ${PREFIXED_CHANNEL_COLUMNS}, ${SLOT_COLUMNS} FROM channels c JOIN channel_summaries s ON s.channel_id = c.id WHERE c.name = $1`,
+      [name],
+    );
+    return rows[0] ? { channel: toChannel(rows[0] as ChannelRow), slot: toSlot(rows[0] as SummarySlotRow) } : null;
+  }
+
+  async findSlot(channelId: string): Promise<SummarySlot | null> {
+    const rows: SummarySlotRow[] = await this.db.query(`SELECT ${SLOT_COLUMNS} FROM channel_summaries s WHERE s.channel_id = $1`, [channelId]);
+    return rows[0] ? toSlot(rows[0]) : null;
+  }
+
+  /**
+   * Commits a new version under an explicit version check, and records it in the history, in one
+   * transaction. Throws StaleSummaryVersionError when another writer got there first.
+   */
+  async commit(c: SummaryCommit): Promise<SummarySlot> {
+    return this.db.transaction(async (tx) => {
+      const [rows, affected]: [SummarySlotRow[], number] = await tx.query(
+        `UPDATE channel_summaries s
+         SET text = $3, annotations = $4, covers_through_seq = $5, version = s.version + 1,
+             updated_at = now(), updated_by = $6, last_error = NULL, last_error_at = NULL
+         WHERE s.channel_id = $1 AND s.version = $2
+         RETURNING ${SLOT_COLUMNS}`,
+        [c.channelId, c.expectedVersion, c.result.text, JSON.stringify(c.result.annotations), c.coversThroughSeq, c.updatedBy],
+      );
+      if (affected !== 1) throw new StaleSummaryVersionError(`summary of channel ${c.channelId} is no longer at version ${c.expectedVersion}`);
+      const slot = toSlot(rows[0]);
+      await tx.query(
+        `INSERT INTO channel_summary_history (channel_id, version, text, annotations, covers_from_seq, covers_through_seq, updated_by)
+         VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+        [c.channelId, slot.version, slot.text, JSON.stringify(slot.annotations), c.coversFromSeq, c.coversThroughSeq, c.updatedBy],
+      );
+      return slot;
+    });
+  }
+
+  /** A failed job leaves text, annotations and watermark as they were; only the error is recorded. */
+  async recordError(channelId: string, error: string): Promise<void> {
+    await this.db.query(`UPDATE channel_summaries SET last_error = $2, last_error_at = now() WHERE channel_id = $1`, [channelId, error]);
+  }
+
+  async history(channelId: string, limit: number): Promise<SummaryHistoryEntry[]> {
+    const rows = await this.db.query(
+      `SELECT version, text, annotations, covers_from_seq, covers_through_seq, updated_by, created_at
+       FROM channel_summary_history WHERE channel_id = $1 ORDER BY version DESC LIMIT $2`,
+      [channelId, limit],
+    );
+    return rows.map((r: Record<string, unknown>) => ({
+      version: r.version as number,
+      text: r.text as string,
+      annotations: r.annotations as Record<string, string>,
+      coversFromSeq: Number(r.covers_from_seq),
+      coversThroughSeq: Number(r.covers_through_seq),
+      updatedBy: r.updated_by as string,
+      createdAt: r.created_at as Date,
+    }));
+  }
+
+  /**
+   * Channels whose summary is due, derived from Postgres alone. Channels that failed recently
+   * are left alone for `errorBackoffMs`, so a dead summariser is not hammered.
+   */
+  async dueChannelIds(errorBackoffMs: number): Promise<string[]> {
+    const rows: { id: string }[] = await this.db.query(
+      `SELECT c.id FROM channels c JOIN channel_summaries s ON s.channel_id = c.id
+       WHERE ${DUE}
+         AND (s.last_error_at IS NULL OR s.last_error_at < now() - make_interval(secs => $1::double precision / 1000))`,
+      [errorBackoffMs],
+    );
+    return rows.map((r) => String(r.id));
+  }
+
+  async isDue(channelId: string): Promise<boolean> {
+    const rows = await this.db.query(
+      `SELECT 1 FROM channels c JOIN channel_summaries s ON s.channel_id = c.id WHERE c.id = $1 AND ${DUE}`,
+      [channelId],
+    );
+    return rows.length > 0;
+  }
+}

@@ -1,0 +1,22 @@
+import { Channel } from '../channels/channel.entity';
+import { SummarySlot } from './channel-summary.entity';
+
+/** The JSON of `GET /channels/{name}/summary` (DESIGN §6). */
+export function summaryView(channel: Channel, slot: SummarySlot) {
+  return {
+    channel: channel.name,
+    text: slot.text,
+    annotations: slot.annotations,
+    coversThroughSeq: slot.coversThroughSeq,
+    lastSeq: channel.lastSeq,
+    pending: channel.lastSeq - slot.coversThroughSeq,
+    version: slot.version,
+    updatedAt: slot.updatedAt,
+    updatedBy: slot.updatedBy,
+    lastError: slot.lastError,
+    lastErrorAt: slot.lastErrorAt,
+    summariser: channel.summariser,
+  };
+}
+
+export type SummaryView = ReturnType<typeof summaryView>;

@@ -1,0 +1,39 @@
+import { Message } from '@qhorus/api';
+import { ContentSummariser } from '@qhorus/blocks-summarisation';
+
+/** Default tier thresholds: ≤ 5 new messages → verbatim, 6–20 → grouped (heuristic), ≥ 21 → synthesised (LLM). */
+export const DEFAULT_TIERED_T1 = 5;
+export const DEFAULT_TIERED_T2 = 20;
+
+/**
+ * Model used when no `llm` options are given. Without options there is no API key either, so the
+ * LLM tier is unavailable and this only fills the required field; the app passes QHORUS_LLM_MODEL.
+ */
+export const DEFAULT_LLM_MODEL = 'claude-haiku-4-5';
+
+/** LLM tier modes as configured (strings, e.g. from QHORUS_LLM_MODE). */
+export type ChannelSummaryLlmMode = 'EDIT' | 'APPEND';
+export const DEFAULT_LLM_MODE: ChannelSummaryLlmMode = 'EDIT';
+
+export interface ChannelSummaryLlmOptions {
+  /** Unset, null or blank → no client: the `llm` strategy is unavailable and `tiered` uses its heuristic tier. */
+  apiKey?: string | null;
+  /** Unset or null → the SDK's default (or ANTHROPIC_BASE_URL). */
+  baseURL?: string | null;
+  model: string;
+  mode: ChannelSummaryLlmMode;
+  timeoutMs: number;
+  maxTokens?: number;
+  /** Accepted for compatibility and ignored: the LLM summariser sends no sampling parameters (the API rejects them). */
+  temperature?: number;
+}
+
+export interface ChannelSummaryModuleOptions {
+  /** Strategy used when a channel names none. Default 'heuristic'. Must be a registered name. */
+  defaultStrategy?: string;
+  /** Extra named strategies a domain team registers. They may not reuse a built-in name. */
+  strategies?: Record<string, ContentSummariser<Message>>;
+  /** Thresholds of the `tiered` strategy. Default DEFAULT_TIERED_T1 / DEFAULT_TIERED_T2. */
+  tiered?: { t1: number; t2: number };
+  llm?: ChannelSummaryLlmOptions;
+}

@@ -1,0 +1,40 @@
+import { HEURISTIC_KEYS as K, HEURISTIC_TIER } from './heuristic-annotation-keys';
+import { HeuristicSnapshot, OpenThreadView } from './heuristic-snapshot';
+
+/** `openThreads` entry: exactly the contract shape. Memoised on the record (see OpenRecord). */
+function threadJson(v: OpenThreadView): string {
+  return (v.threadJson ??= JSON.stringify({ correlationId: v.correlationId, type: v.type, sender: v.sender, seq: v.seq }));
+}
+
+/** `openThreadDetails` entry, keyed by the request's seq. */
+function detailJson(v: OpenThreadView): string {
+  return (v.detailJson ??= JSON.stringify({ target: v.target, topic: v.topic, at: v.at, text: v.text }));
+}
+
+/**
+ * The heuristic's own annotation keys for a snapshot (and only those: the caller overlays them on
+ * the previous annotations). `periodStart`/`periodEnd` are omitted while no message was seen.
+ * The open lists are assembled from per-record JSON, exactly what JSON.stringify would give.
+ */
+export function encodeHeuristicSnapshot(snapshot: HeuristicSnapshot, itemCount: number): Record<string, string> {
+  const open = snapshot.openThreads;
+  const own: Record<string, string> = {
+    [K.tier]: HEURISTIC_TIER,
+    [K.itemCount]: String(itemCount),
+    [K.participants]: JSON.stringify(snapshot.participants.map(([name]) => name)),
+    [K.participantCounts]: JSON.stringify(Object.fromEntries(snapshot.participants)),
+    [K.topics]: JSON.stringify(snapshot.topics.map(([name]) => name)),
+    [K.topicCounts]: JSON.stringify(Object.fromEntries(snapshot.topics)),
+    [K.messageCount]: String(snapshot.messageCount),
+    [K.eventCount]: String(snapshot.eventCount),
+    [K.openThreads]: '[' + open.map(threadJson).join(',') + ']',
+    [K.openThreadDetails]: '{' + open.map((v) => `"${v.seq}":${detailJson(v)}`).join(',') + '}',
+    [K.openThreadsDropped]: String(snapshot.openThreadsDropped),
+    [K.recentClosures]: JSON.stringify(snapshot.recentClosures),
+    [K.decisions]: JSON.stringify(snapshot.decisions),
+    [K.latestStatus]: JSON.stringify(snapshot.latestStatus),
+  };
+  if (snapshot.periodStart !== null) own[K.periodStart] = snapshot.periodStart;
+  if (snapshot.periodEnd !== null) own[K.periodEnd] = snapshot.periodEnd;
+  return own;
+}

@@ -1,0 +1,59 @@
+import { ClosureOutcome, OpenThread, OpenThreadDetail, RequestType } from './heuristic-records';
+
+/** A name with its message count. */
+export type NameCount = readonly [name: string, count: number];
+
+/** An open thread with its details, as written to annotations and shown in the report. */
+export interface OpenThreadView extends OpenThread, OpenThreadDetail {
+  /** JSON memos, see OpenRecord. */
+  threadJson?: string;
+  detailJson?: string;
+}
+
+export interface ClosureView {
+  readonly outcome: ClosureOutcome;
+  readonly correlationId: string | null;
+  readonly requestType: RequestType | null;
+  readonly requester: string | null;
+  readonly requestSeq: number | null;
+  readonly by: string;
+  readonly target: string | null;
+  readonly topic: string;
+  readonly seq: number;
+  readonly at: string;
+  readonly text: string;
+}
+
+export interface DecisionView {
+  readonly seq: number;
+  readonly sender: string;
+  readonly topic: string;
+  readonly at: string;
+  readonly text: string;
+}
+
+export interface StatusView {
+  readonly agent: string;
+  readonly seq: number;
+  readonly topic: string;
+  readonly at: string;
+  readonly text: string;
+}
+
+/**
+ * The bounded, fully materialised state after a call: strings and excerpts only. Both the
+ * annotations and the report are produced from it. Every list is in ascending seq order.
+ */
+export interface HeuristicSnapshot {
+  readonly participants: readonly NameCount[];
+  readonly topics: readonly NameCount[];
+  readonly periodStart: string | null;
+  readonly periodEnd: string | null;
+  readonly messageCount: number;
+  readonly eventCount: number;
+  readonly openThreads: readonly OpenThreadView[];
+  readonly openThreadsDropped: number;
+  readonly recentClosures: readonly ClosureView[];
+  readonly decisions: readonly DecisionView[];
+  readonly latestStatus: readonly StatusView[];
+}

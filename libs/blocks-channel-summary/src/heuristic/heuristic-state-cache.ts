@@ -1,0 +1,30 @@
+import { HeuristicSnapshot } from './heuristic-snapshot';
+
+interface Entry {
+  readonly snapshot: HeuristicSnapshot;
+  readonly own: Readonly<Record<string, string>>;
+}
+
+/**
+ * Remembers the snapshot behind each result this summariser returned, keyed by the result's
+ * (frozen) annotations object. When that very result comes back as `previous` (a running summary
+ * over chunks, the pipeline path) the state is rebuilt from objects instead of re-parsing JSON.
+ * It is only a shortcut: a hit requires every own key to be unchanged, anything else (a result
+ * read back from the database, edited, or produced by another tier) decodes from annotations.
+ */
+export class HeuristicStateCache {
+  private readonly entries = new WeakMap<object, Entry>();
+
+  remember(annotations: Readonly<Record<string, string>>, snapshot: HeuristicSnapshot, own: Readonly<Record<string, string>>): void {
+    this.entries.set(annotations, { snapshot, own });
+  }
+
+  recall(annotations: Readonly<Record<string, string>>): HeuristicSnapshot | undefined {
+    const entry = this.entries.get(annotations);
+    if (!entry) return undefined;
+    for (const key in entry.own) {
+      if (annotations[key] !== entry.own[key]) return undefined;
+    }
+    return entry.snapshot;
+  }
+}

@@ -1,0 +1,146 @@
+import { DEFAULT_TOPIC, MessageType } from '@qhorus/api';
+import { HEURISTIC_KEYS as K } from './heuristic-annotation-keys';
+import { ClosureOutcome, ClosureRecord, DecisionRecord, OpenRecord, RequestType, StatusRecord } from './heuristic-records';
+import { emptyHeuristicState, HeuristicState, threadKey } from './heuristic-state';
+import {
+  asNullableString,
+  asSeq,
+  asString,
+  isObject,
+  JsonObject,
+  readCount,
+  readInstantMs,
+  readJsonArray,
+  readJsonObject,
+} from './json-annotation';
+
+const REQUEST_TYPE_NAMES: ReadonlySet<string> = new Set([MessageType.QUERY, MessageType.COMMAND]);
+const OUTCOME_NAMES: ReadonlySet<string> = new Set([
+  MessageType.RESPONSE,
+  MessageType.DONE,
+  MessageType.DECLINE,
+  MessageType.FAILURE,
+  MessageType.HANDOFF,
+]);
+
+/**
+ * Decodes the heuristic's state from the previous annotations, once per call (never per message).
+ * Every value is validated; a malformed value or entry reads as absent rather than throwing,
+ * because annotations may have been written by another tier, another version or by hand.
+ */
+export function readHeuristicState(annotations: Readonly<Record<string, string>>): HeuristicState {
+  const state = emptyHeuristicState();
+  readNameCounts(annotations[K.participants], annotations[K.participantCounts], state.participantCounts);
+  readNameCounts(annotations[K.topics], annotations[K.topicCounts], state.topicCounts);
+  state.periodStartMs = readInstantMs(annotations[K.periodStart]);
+  state.periodEndMs = readInstantMs(annotations[K.periodEnd]);
+  state.messageCount = readCount(annotations[K.messageCount]);
+  state.eventCount = readCount(annotations[K.eventCount]);
+  state.openDropped = readCount(annotations[K.openThreadsDropped]);
+  readOpenThreads(annotations[K.openThreads], annotations[K.openThreadDetails], state);
+  for (const c of readJsonArray(annotations[K.recentClosures])) pushIfDefined(state.closures, toClosure(c));
+  for (const d of readJsonArray(annotations[K.decisions])) pushIfDefined(state.decisions, toDecision(d));
+  readStatuses(annotations[K.latestStatus], state.statuses);
+  return state;
+}
+
+function pushIfDefined<T>(list: T[], item: T | undefined): void {
+  if (item !== undefined) list.push(item);
+}
+
+/** A name list plus its counts object; names only in one of the two are kept too (count 0 if unknown). */
+function readNameCounts(list: string | undefined, counts: string | undefined, into: Map<string, number>): void {
+  const countOf = readJsonObject(counts);
+  for (const name of readJsonArray(list)) {
+    if (typeof name !== 'string' || into.has(name)) continue;
+    const n = Object.hasOwn(countOf, name) ? countOf[name] : 0;
+    into.set(name, isCount(n) ? n : 0);
+  }
+  for (const [name, n] of Object.entries(countOf)) {
+    if (!into.has(name) && isCount(n)) into.set(name, n);
+  }
+}
+
+function isCount(n: unknown): n is number {
+  return typeof n === 'number' && Number.isSafeInteger(n) && n >= 0;
+}
+
+function readOpenThreads(list: string | undefined, details: string | undefined, state: HeuristicState): void {
+  const detailBySeq = readJsonObject(details);
+  const records: OpenRecord[] = [];
+  for (const raw of readJsonArray(list)) {
+    const record = toOpenRecord(raw, detailBySeq);
+    if (record) records.push(record);
+  }
+  records.sort((a, b) => a.seq - b.seq); // seq order is what the Map's insertion order must reflect
+  for (const r of records) {
+    const key = threadKey(r.correlationId, r.seq);
+    if (state.open.has(key)) continue;
+    state.open.set(key, r);
+    state.openBySeq.set(r.seq, key);
+  }
+}
+
+function toOpenRecord(raw: unknown, detailBySeq: JsonObject): OpenRecord | undefined {
+  if (!isObject(raw)) return undefined;
+  const type = asString(raw.type);
+  const sender = asString(raw.sender);
+  const seq = asSeq(raw.seq);
+  if (type === undefined || !REQUEST_TYPE_NAMES.has(type) || sender === undefined || seq === undefined) return undefined;
+  const key = String(seq);
+  const detail = Object.hasOwn(detailBySeq, key) && isObject(detailBySeq[key]) ? (detailBySeq[key] as JsonObject) : {};
+  return {
+    correlationId: asNullableString(raw.correlationId),
+    type: type as RequestType,
+    sender,
+    seq,
+    target: asNullableString(detail.target),
+    topic: asString(detail.topic) ?? DEFAULT_TOPIC,
+    at: asString(detail.at) ?? '',
+    text: asString(detail.text) ?? '',
+    threadJson: undefined,
+    detailJson: undefined,
+  };
+}
+
+function toClosure(raw: unknown): ClosureRecord | undefined {
+  if (!isObject(raw)) return undefined;
+  const outcome = asString(raw.outcome);
+  const by = asString(raw.by);
+  const seq = asSeq(raw.seq);
+  if (outcome === undefined || !OUTCOME_NAMES.has(outcome) || by === undefined || seq === undefined) return undefined;
+  const requestType = asString(raw.requestType);
+  return {
+    outcome: outcome as ClosureOutcome,
+    correlationId: asNullableString(raw.correlationId),
+    requestType: requestType !== undefined && REQUEST_TYPE_NAMES.has(requestType) ? (requestType as RequestType) : null,
+    requester: asNullableString(raw.requester),
+    requestSeq: asSeq(raw.requestSeq) ?? null,
+    by,
+    target: asNullableString(raw.target),
+    topic: asString(raw.topic) ?? DEFAULT_TOPIC,
+    seq,
+    at: asString(raw.at) ?? '',
+    text: asString(raw.text) ?? '',
+  };
+}
+
+function toDecision(raw: unknown): DecisionRecord | undefined {
+  if (!isObject(raw)) return undefined;
+  const sender = asString(raw.sender);
+  const seq = asSeq(raw.seq);
+  if (sender === undefined || seq === undefined) return undefined;
+  return { seq, sender, topic: asString(raw.topic) ?? DEFAULT_TOPIC, at: asString(raw.at) ?? '', text: asString(raw.text) ?? '' };
+}
+
+function readStatuses(list: string | undefined, into: Map<string, StatusRecord>): void {
+  for (const raw of readJsonArray(list)) {
+    if (!isObject(raw)) continue;
+    const agent = asString(raw.agent);
+    const seq = asSeq(raw.seq);
+    if (agent === undefined || seq === undefined) continue;
+    const current = into.get(agent);
+    if (current && current.seq >= seq) continue;
+    into.set(agent, { seq, topic: asString(raw.topic) ?? DEFAULT_TOPIC, at: asString(raw.at) ?? '', text: asString(raw.text) ?? '' });
+  }
+}

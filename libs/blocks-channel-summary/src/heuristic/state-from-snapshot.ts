@@ -1,0 +1,23 @@
+import { HeuristicSnapshot } from './heuristic-snapshot';
+import { emptyHeuristicState, HeuristicState, threadKey } from './heuristic-state';
+
+/** Rebuilds the working state from a snapshot (records are shared, never mutated: see OpenRecord). */
+export function stateFromSnapshot(s: HeuristicSnapshot): HeuristicState {
+  const state = emptyHeuristicState();
+  for (const [name, count] of s.participants) state.participantCounts.set(name, count);
+  for (const [name, count] of s.topics) state.topicCounts.set(name, count);
+  state.periodStartMs = s.periodStart === null ? NaN : Date.parse(s.periodStart);
+  state.periodEndMs = s.periodEnd === null ? NaN : Date.parse(s.periodEnd);
+  state.messageCount = s.messageCount;
+  state.eventCount = s.eventCount;
+  for (const view of s.openThreads) {
+    const key = threadKey(view.correlationId, view.seq);
+    state.open.set(key, view);
+    state.openBySeq.set(view.seq, key);
+  }
+  state.openDropped = s.openThreadsDropped;
+  state.closures.push(...s.recentClosures);
+  state.decisions.push(...s.decisions);
+  for (const { agent, seq, topic, at, text } of s.latestStatus) state.statuses.set(agent, { seq, topic, at, text });
+  return state;
+}

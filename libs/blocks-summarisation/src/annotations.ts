@@ -1,0 +1,34 @@
+import { SummaryResult } from '@qhorus/api';
+
+/** Annotation keys the generic summarisers own. Values are always strings. */
+export const ANNOTATION_TIER = 'tier';
+export const ANNOTATION_ITEM_COUNT = 'itemCount';
+export const ANNOTATION_MODEL = 'model';
+export const ANNOTATION_TIER_FALLBACK = 'tierFallback';
+
+/** Values of the `tier` annotation written by the tiers of this library. */
+export const TIER_VERBATIM = 'verbatim';
+export const TIER_GROUPED = 'grouped';
+export const TIER_SYNTHESISED = 'synthesised';
+
+/**
+ * The annotation contract in one place: start from the previous annotations and overlay only
+ * the keys the caller owns. Keys set by other tiers or by other code are carried forward
+ * untouched, so a tier change never drops accumulated state.
+ */
+export function overlayAnnotations(
+  previous: SummaryResult | null | undefined,
+  own: Record<string, string>,
+): Record<string, string> {
+  return { ...(previous?.annotations ?? {}), ...own };
+}
+
+/**
+ * Removes keys the caller itself owns (never use it on keys written by others). Used to clear
+ * a stale marker rather than overlaying an empty string, which would read as "set, but blank".
+ */
+export function withoutAnnotations(annotations: Readonly<Record<string, string>>, ownKeys: readonly string[]): Record<string, string> {
+  const copy: Record<string, string> = { ...annotations };
+  for (const key of ownKeys) delete copy[key];
+  return copy;
+}

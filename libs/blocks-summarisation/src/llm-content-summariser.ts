@@ -1,0 +1,107 @@
+import Anthropic, { APIConnectionTimeoutError, APIError } from '@anthropic-ai/sdk';
+import { SummaryResult, summaryResult } from '@qhorus/api';
+import { ANNOTATION_ITEM_COUNT, ANNOTATION_MODEL, ANNOTATION_TIER, TIER_SYNTHESISED, overlayAnnotations } from './annotations';
+import { ContentSummariser, ItemRenderer, SummariseOptions } from './content-summariser';
+import { LLM_SYSTEM_PROMPTS, buildLlmUserPrompt } from './llm-prompts';
+import { LLM_MAX_RETRIES, LlmSummariserOptions, ResolvedLlmSummariserOptions, resolveLlmSummariserOptions } from './llm-summariser-options';
+import { LlmSummaryMode } from './llm-summary-mode';
+import { SummariserUnavailableError } from './summariser-unavailable-error';
+import { appendSection, previousText } from './summary-text';
+import { withDeadline } from './with-deadline';
+
+/**
+ * Stop reasons that mean "the model finished its answer". Anything else (max_tokens, refusal,
+ * context window exceeded, …) is a truncated or non-summary answer: committing it would
+ * silently lose state, so it is a failure like a blank answer.
+ */
+export const LLM_ACCEPTED_STOP_REASONS: ReadonlySet<string> = new Set(['end_turn', 'stop_sequence']);
+
+/**
+ * The synthesising tier: Anthropic Messages API through the official SDK. EDIT rewrites the
+ * summary; APPEND adds a section and keeps the previous text byte-identical. A blank, truncated
+ * or failed answer rejects, so nothing is committed and the job queue can retry.
+ */
+export class LlmContentSummariser<T> implements ContentSummariser<T> {
+  private readonly options: ResolvedLlmSummariserOptions;
+
+  /** `client` null means no API key: the tier is unavailable (a tiered summariser falls back). */
+  constructor(
+    private readonly client: Anthropic | null,
+    private readonly render: ItemRenderer<T>,
+    private readonly mode: LlmSummaryMode,
+    options: LlmSummariserOptions,
+  ) {
+    this.options = resolveLlmSummariserOptions(options);
+  }
+
+  get available(): boolean {
+    return this.client !== null;
+  }
+
+  async summarise(items: readonly T[], previous?: SummaryResult | null, options?: SummariseOptions): Promise<SummaryResult> {
+    if (this.client === null) {
+      throw new SummariserUnavailableError('LLM summariser unavailable: no Anthropic client (ANTHROPIC_API_KEY is not set)');
+    }
+    const before = previousText(previous);
+    const own = (model: string, count: number) => ({
+      [ANNOTATION_TIER]: TIER_SYNTHESISED,
+      [ANNOTATION_ITEM_COUNT]: String(count),
+      [ANNOTATION_MODEL]: model,
+    });
+    // Nothing new: spend no tokens and change no text.
+    if (items.length === 0) return summaryResult(before, overlayAnnotations(previous, own(this.options.model, 0)));
+
+    const rendered = items.map((item) => this.render(item));
+    const answer = await this.ask(this.client, buildLlmUserPrompt(before, rendered, options?.preamble));
+    const text = this.mode === LlmSummaryMode.APPEND ? appendSection(before, answer.text) : answer.text;
+    return summaryResult(text, overlayAnnotations(previous, own(answer.model, items.length)));
+  }
+
+  /** One request, no SDK retries, under our own deadline; returns the trimmed answer text. */
+  private async ask(client: Anthropic, userPrompt: string): Promise<{ text: string; model: string }> {
+    const { model, maxTokens, timeoutMs } = this.options;
+    const controller = new AbortController();
+    let timedOut = false;
+    const timeoutError = (cause?: unknown) => new Error(`LLM summariser timed out after ${timeoutMs} ms (model ${model})`, { cause });
+    let message: Anthropic.Message;
+    try {
+      const request = client.messages.create(
+        { model, max_tokens: maxTokens, system: LLM_SYSTEM_PROMPTS[this.mode], messages: [{ role: 'user', content: userPrompt }] },
+        { timeout: timeoutMs, maxRetries: LLM_MAX_RETRIES, signal: controller.signal },
+      );
+      const abort = () => {
+        timedOut = true;
+        controller.abort();
+      };
+      message = await withDeadline(request, timeoutMs, abort, () => timeoutError());
+    } catch (error) {
+      // The SDK's timeout and ours race; either way the caller sees one clear timeout error.
+      if (timedOut) throw error; // already our timeout error (the deadline won the race)
+      if (error instanceof APIConnectionTimeoutError) throw timeoutError(error);
+      throw new Error(`LLM summariser request failed (model ${model}): ${describeRequestError(error)}`, { cause: error });
+    }
+
+    const stopReason = message.stop_reason;
+    if (stopReason !== null && !LLM_ACCEPTED_STOP_REASONS.has(stopReason)) {
+      throw new Error(`LLM summariser answer rejected: stop_reason=${stopReason} (model ${model}, maxTokens ${maxTokens})`);
+    }
+    // Only text blocks are the summary; thinking or other blocks are not.
+    const text = (message.content ?? [])
+      .map((block) => (block.type === 'text' ? block.text : ''))
+      .join('')
+      .trim();
+    if (text === '') throw new Error(`LLM summariser returned a blank answer (model ${model}); nothing committed`);
+    return { text, model: typeof message.model === 'string' && message.model !== '' ? message.model : model };
+  }
+}
+
+/** "HTTP 500 api_error: boom" for API errors (status and the API's own message), else the message. */
+function describeRequestError(error: unknown): string {
+  if (error instanceof APIError && error.status !== undefined) {
+    const body = error.error as { error?: { type?: unknown; message?: unknown } } | undefined;
+    const type = typeof body?.error?.type === 'string' ? `${body.error.type}: ` : '';
+    const detail = typeof body?.error?.message === 'string' ? body.error.message : error.message;
+    return `HTTP ${error.status} ${type}${detail}`;
+  }
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,40 @@
+/** Latin-script text averages about four characters per token. */
+export const LATIN_CHARS_PER_TOKEN = 4;
+/** CJK scripts average about one token per character. */
+export const CJK_TOKENS_PER_CHAR = 1;
+
+/** Han, Hiragana, Katakana, Hangul, CJK symbols/punctuation and full/halfwidth forms. */
+const CJK_CHAR = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u3000-\u303F\uFF00-\uFFEF]/u;
+/** Words (letters/digits) and single punctuation or symbol characters. */
+const LATIN_PIECE = /[\p{L}\p{N}\p{M}]+|[^\s\p{L}\p{N}\p{M}]/gu;
+
+/**
+ * Estimates how many tokens a model needs for `text`, without a tokenizer. CJK characters
+ * count one token each; other text counts ~LATIN_CHARS_PER_TOKEN characters per token but at
+ * least one token per word or punctuation mark (short words and symbols are never free).
+ * Meant for budgets and triggers: cheap, deterministic, slightly pessimistic.
+ */
+export function estimateTokens(text: string): number {
+  let cjk = 0;
+  let otherChars = 0;
+  let other = '';
+  for (const char of text) {
+    if (CJK_CHAR.test(char)) {
+      cjk += 1;
+      other += ' '; // a CJK character separates the words around it
+    } else {
+      otherChars += 1;
+      other += char;
+    }
+  }
+  const pieces = other.match(LATIN_PIECE)?.length ?? 0;
+  const latin = pieces === 0 ? 0 : Math.max(Math.ceil(otherChars / LATIN_CHARS_PER_TOKEN), pieces);
+  return cjk * CJK_TOKENS_PER_CHAR + latin;
+}
+
+/** Sum of `estimateTokens` over several texts (e.g. the messages of a context window). */
+export function estimateTokensOfAll(texts: Iterable<string>): number {
+  let total = 0;
+  for (const text of texts) total += estimateTokens(text);
+  return total;
+}

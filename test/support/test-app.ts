@@ -1,0 +1,81 @@
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import IORedis from 'ioredis';
+import { AppModuleOptions } from '../../apps/channel-service/src/app.module';
+import { createApp } from '../../apps/channel-service/src/bootstrap';
+import { loadConfig } from '../../apps/channel-service/src/config/app-config';
+import { ApiClient } from './http';
+import { createTestDatabase, TEST_REDIS_URL } from './test-database';
+
+export const TEST_ADMIN_TOKEN = 'qha_test-admin-token-0123456789';
+
+export interface TestApp {
+  app: NestFastifyApplication;
+  baseUrl: string;
+  admin: ApiClient;
+  anonymous: ApiClient;
+  databaseUrl: string;
+  queuePrefix: string;
+  /** Registers an agent and returns a client speaking as it. */
+  agent(name: string): Promise<ApiClient>;
+  close(): Promise<void>;
+}
+
+export interface TestAppOptions extends AppModuleOptions {
+  env?: Record<string, string>;
+  /** Use the in-process queue instead of BullMQ on the shared Redis. */
+  inProcessQueue?: boolean;
+}
+
+/**
+ * Boots the real service on a fresh database and its own Redis key prefix, listening on a
+ * random loopback port. `close()` shuts it down and removes both.
+ */
+export async function startTestApp(label: string, options: TestAppOptions = {}): Promise<TestApp> {
+  const db = await createTestDatabase(label);
+  const queuePrefix = `qtest-${label}-${process.pid}-${Date.now().toString(36)}`;
+  const config = loadConfig({
+    DATABASE_URL: db.url,
+    REDIS_URL: options.inProcessQueue ? undefined : TEST_REDIS_URL,
+    QHORUS_QUEUE_PREFIX: queuePrefix,
+    QHORUS_ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+    QHORUS_JOB_BACKOFF_MS: '100',
+    QHORUS_SWEEP_INTERVAL_MS: '500',
+    LOG_LEVEL: process.env.QHORUS_TEST_LOG_LEVEL ?? 'silent',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    ...options.env,
+  });
+  const app = await createApp(config, options);
+  await app.listen(0, '127.0.0.1');
+  const address = app.getHttpServer().address() as { port: number };
+  const baseUrl = `http://127.0.0.1:${address.port}`;
+  const admin = new ApiClient(baseUrl, TEST_ADMIN_TOKEN);
+  return {
+    app,
+    baseUrl,
+    admin,
+    anonymous: new ApiClient(baseUrl),
+    databaseUrl: db.url,
+    queuePrefix,
+    async agent(name: string) {
+      const res = await admin.post('/api/v1/agents', { name });
+      if (res.status !== 201) throw new Error(`could not register ${name}: ${res.status} ${JSON.stringify(res.body)}`);
+      return new ApiClient(baseUrl, res.body.token);
+    },
+    async close() {
+      await app.close();
+      await db.drop();
+      if (!options.inProcessQueue) await deleteRedisPrefix(queuePrefix);
+    },
+  };
+}
+
+async function deleteRedisPrefix(prefix: string): Promise<void> {
+  const redis = new IORedis(TEST_REDIS_URL);
+  try {
+    const keys = await redis.keys(`${prefix}:*`);
+    if (keys.length > 0) await redis.del(...keys);
+  } finally {
+    redis.disconnect();
+  }
+}
