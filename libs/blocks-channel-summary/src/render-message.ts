@@ -12,6 +12,6 @@ export const RENDERED_CONTENT_CAP = 500;
 export function renderMessage(m: Message): string {
   const target = m.target ? `→${m.target}` : '';
   const corr = m.correlationId ? ` (corr ${m.correlationId})` : '';
-  const reply = m.inReplyTo !== null && m.inReplyTo !== undefined ? ` (re #${m.inReplyTo})` : '';
+  const reply = m.inReplyTo != null ? ` (re #${m.inReplyTo})` : '';
   return `#${m.seq} ${m.type} ${m.sender}${target} [${m.topic}]${corr}${reply}: ${excerpt(m.content, RENDERED_CONTENT_CAP)}`;
 }

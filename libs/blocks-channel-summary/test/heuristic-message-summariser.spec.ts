@@ -291,7 +291,6 @@ describe('HeuristicMessageSummariser thread rules', () => {
     const r = await h.summarise(messages, null);
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     if (process.env.QHORUS_SANITY_THROUGHPUT) {
-      // eslint-disable-next-line no-console
       console.log(`heuristic: ${messages.length} messages in ${seconds.toFixed(3)} s = ${Math.round(messages.length / seconds)} msg/s`);
     }
     expect(r.text.length).toBeLessThanOrEqual(HEURISTIC_TEXT_CAP);

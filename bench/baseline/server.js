@@ -1,0 +1,91 @@
+'use strict';
+// The yardstick: what a user would write by hand on the same stack. Bare Fastify + a `pg` Pool
+// of the service's pool size, on a database migrated with the service's own migrations. No
+// auth, no validation framework, no logging, no events: the stack's own limit.
+//   POST /api/v1/channels/:name/messages  seq allocated and row inserted in ONE statement
+//   GET  /api/v1/channels/:name/summary   the slot read in one indexed statement
+// Env: DATABASE_URL, PORT, HOST, POOL_SIZE.
+const Fastify = require('fastify');
+const { Pool } = require('pg');
+
+const SENDER = 'bench-agent';
+const DEFAULT_TYPE = 'STATUS';
+const DEFAULT_TOPIC = 'general';
+
+const INSERT_MESSAGE = `
+  WITH c AS (UPDATE channels SET last_seq = last_seq + 1 WHERE name = $1 RETURNING id, last_seq)
+  INSERT INTO messages (channel_id, seq, type, sender, content, topic)
+  SELECT c.id, c.last_seq, $2, $3, $4, $5 FROM c
+  RETURNING id, seq, type, sender, content, topic, correlation_id, in_reply_to, target, metadata, created_at`;
+
+// channels.name is UNIQUE and channel_summaries is keyed by channel_id: two index lookups, one row
+// each — the same work the service's read does for a URL that names the channel.
+const READ_SUMMARY = `
+  SELECT c.name, c.last_seq, s.text, s.annotations, s.covers_through_seq, s.version, s.updated_at, s.updated_by,
+         s.last_error, s.last_error_at, c.summariser
+  FROM channels c JOIN channel_summaries s ON s.channel_id = c.id WHERE c.name = $1`;
+
+async function main() {
+  const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.POOL_SIZE) });
+  const app = Fastify({ logger: false });
+
+  app.get('/health', async () => ({ status: 'ok' }));
+
+  app.post('/api/v1/channels/:name/messages', async (req, reply) => {
+    const b = req.body ?? {};
+    if (typeof b.content !== 'string') return reply.code(400).send({ message: 'content must be a string' });
+    const { rows } = await pool.query(INSERT_MESSAGE, [req.params.name, b.type ?? DEFAULT_TYPE, SENDER, b.content, b.topic ?? DEFAULT_TOPIC]);
+    if (rows.length === 0) return reply.code(404).send({ message: 'channel not found' });
+    const r = rows[0];
+    return reply.code(201).send({
+      id: r.id,
+      channel: req.params.name,
+      seq: Number(r.seq),
+      type: r.type,
+      sender: r.sender,
+      content: r.content,
+      topic: r.topic,
+      correlationId: r.correlation_id,
+      inReplyTo: r.in_reply_to,
+      target: r.target,
+      metadata: r.metadata,
+      createdAt: r.created_at,
+    });
+  });
+
+  app.get('/api/v1/channels/:name/summary', async (req, reply) => {
+    const { rows } = await pool.query(READ_SUMMARY, [req.params.name]);
+    if (rows.length === 0) return reply.code(404).send({ message: 'channel not found' });
+    const r = rows[0];
+    const lastSeq = Number(r.last_seq);
+    const covers = Number(r.covers_through_seq);
+    return {
+      channel: r.name,
+      text: r.text,
+      annotations: r.annotations,
+      coversThroughSeq: covers,
+      lastSeq,
+      pending: lastSeq - covers,
+      version: r.version,
+      updatedAt: r.updated_at,
+      updatedBy: r.updated_by,
+      lastError: r.last_error,
+      lastErrorAt: r.last_error_at,
+      summariser: r.summariser,
+    };
+  });
+
+  const close = async () => {
+    await app.close();
+    await pool.end();
+    process.exit(0);
+  };
+  process.on('SIGTERM', close);
+  process.on('SIGINT', close);
+  await app.listen({ port: Number(process.env.PORT), host: process.env.HOST });
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

@@ -1,0 +1,82 @@
+'use strict';
+// Every knob of `npm run bench` in one place. Durations and rounds can be overridden from the
+// environment (BENCH_*), e.g. BENCH_DURATION_S=3 BENCH_ROUNDS=1 for a quick smoke run.
+
+const int = (name, fallback) => (process.env[name] ? Number(process.env[name]) : fallback);
+
+module.exports = {
+  /** Shared Postgres (trust auth) and Redis of this machine. */
+  PG_ADMIN_URL: process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+  REDIS_URL: process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379',
+  HOST: '127.0.0.1',
+
+  /** autocannon: concurrent connections, seconds per run, alternating rounds per figure. */
+  CONNECTIONS: int('BENCH_CONNECTIONS', 32),
+  DURATION_S: int('BENCH_DURATION_S', 10),
+  ROUNDS: int('BENCH_ROUNDS', 3),
+  /** Short unmeasured run per server before a figure's rounds (JIT, pool, caches). */
+  WARMUP_S: int('BENCH_WARMUP_S', 3),
+  /** Pause between runs so the previous run's tail (summary jobs, autovacuum) settles. */
+  SETTLE_MS: 1_000,
+  /** Upper bound on waiting for the service's summary backlog to drain after a run. */
+  DRAIN_TIMEOUT_MS: 30_000,
+
+  /**
+   * One channel per connection, in both servers: posts into one channel serialise on its row
+   * lock (gapless seq), so a single channel measures lock hand-off, not the service.
+   */
+  CHANNELS: int('BENCH_CONNECTIONS', 32),
+  /** The realistic case: the default threshold, summary jobs running while posting. */
+  DEFAULT_THRESHOLD: 20,
+  /** The post path alone: a threshold no run reaches (the DTO's maximum). */
+  NO_SUMMARY_THRESHOLD: 100_000,
+
+  /** Freshness: a paced load of RATE messages/s over CHANNELS channels, for DURATION_S. */
+  FRESHNESS: {
+    RATE: int('BENCH_FRESHNESS_RATE', 500),
+    CHANNELS: 50,
+    DURATION_S: int('BENCH_FRESHNESS_DURATION_S', 20),
+    /** Crossings in the first seconds are left out (JIT warm-up, first jobs). */
+    WARMUP_S: 3,
+    /** After the load stops, how long to wait for the last summaries. */
+    DRAIN_TIMEOUT_MS: 10_000,
+    MAX_SOCKETS: 32,
+  },
+
+  /** Heuristic summariser in process: batches like the job's chunks, previous result carried. */
+  HEURISTIC: {
+    MESSAGES: 100_000,
+    BATCH: 500,
+    WARMUP_PASSES: 2,
+    PASSES: 5,
+    /** CPU the measurement is pinned to (taskset), so "one core" is literal. */
+    CPU: 1,
+  },
+
+  /** Work linearity: one channel of MESSAGES messages at threshold THRESHOLD. */
+  LINEARITY: {
+    MESSAGES: int('BENCH_LINEARITY_MESSAGES', 10_000),
+    THRESHOLD: 20,
+    CONCURRENCY: 8,
+    SETTLE_TIMEOUT_MS: 120_000,
+  },
+
+  /** Rate limit lifted for the bench: it would otherwise answer 429s at the bench's rates. */
+  RATE_LIMIT_LIFTED: '1000000000',
+
+  /** The issue's targets. */
+  TARGETS: {
+    POST_RATIO: 0.6,
+    GET_SUMMARY_RATIO: 0.7,
+    P99_FACTOR: 3,
+    FRESHNESS_P95_MS: 500,
+    HEURISTIC_MSGS_PER_S: 200_000,
+    LINEARITY: 1.0,
+  },
+
+  /** The message every POST run sends (both servers). */
+  POST_BODY: JSON.stringify({ type: 'STATUS', content: 'build 4711 finished: 312 tests passed, artefact uploaded to the release bucket', topic: 'build' }),
+
+  ADMIN_TOKEN: 'qha_bench-admin-token-0123456789abcdef',
+  AGENT: 'bench-agent',
+};

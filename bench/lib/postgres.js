@@ -1,0 +1,53 @@
+'use strict';
+const { Client } = require('pg');
+const { PG_ADMIN_URL } = require('../config');
+const dist = require('./dist');
+
+function urlFor(database) {
+  const url = new URL(PG_ADMIN_URL);
+  url.pathname = `/${database}`;
+  return url.toString();
+}
+
+async function adminQuery(sql) {
+  const c = new Client({ connectionString: PG_ADMIN_URL });
+  await c.connect();
+  try {
+    return await c.query(sql);
+  } finally {
+    await c.end();
+  }
+}
+
+/** A fresh database `qhorus_bench_<ts>_<label>`; `drop()` removes it. */
+async function createDatabase(stamp, label) {
+  const name = `qhorus_bench_${stamp}_${label}`;
+  await adminQuery(`CREATE DATABASE ${name}`);
+  return { name, url: urlFor(name), drop: () => adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+}
+
+/** The service's own migrations (compiled), so the baseline has exactly the same schema. */
+async function runMigrations(url) {
+  const { DataSource } = require('typeorm');
+  const { dataSourceOptions } = dist.require.migrations();
+  const ds = new DataSource(dataSourceOptions(url, 1));
+  await ds.initialize();
+  try {
+    await ds.runMigrations({ transaction: 'all' });
+  } finally {
+    await ds.destroy();
+  }
+}
+
+/** Runs `fn(client)` with a short-lived connection to `url`. */
+async function withClient(url, fn) {
+  const c = new Client({ connectionString: url });
+  await c.connect();
+  try {
+    return await fn(c);
+  } finally {
+    await c.end();
+  }
+}
+
+module.exports = { createDatabase, runMigrations, withClient };

@@ -1,0 +1,68 @@
+'use strict';
+const { spawn } = require('node:child_process');
+const net = require('node:net');
+const { HOST } = require('../config');
+
+/** Asks the OS for a free port. */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.on('error', reject);
+    srv.listen(0, HOST, () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitForHttp(url, child, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`${url}: process exited with ${child.exitCode} before it was ready`);
+    try {
+      const res = await fetch(url);
+      if (res.status < 500) return;
+    } catch {
+      /* not listening yet */
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`${url}: not ready after ${timeoutMs} ms`);
+}
+
+/**
+ * Starts `node [nodeArgs] script` with `env` and waits until `readyPath` answers. Output goes to
+ * the bench's stderr prefixed with `label`, so warnings from the servers stay visible.
+ */
+async function startServer({ label, script, nodeArgs = [], env, readyPath }) {
+  const port = await freePort();
+  const child = spawn(process.execPath, [...nodeArgs, script], {
+    env: { ...process.env, ...env, PORT: String(port), HOST },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const relay = (stream) =>
+    stream.on('data', (chunk) => {
+      for (const line of chunk.toString().split('\n')) if (line.trim()) process.stderr.write(`[${label}] ${line}\n`);
+    });
+  relay(child.stdout);
+  relay(child.stderr);
+  const url = `http://${HOST}:${port}`;
+  await waitForHttp(`${url}${readyPath}`, child);
+  return {
+    url,
+    pid: child.pid,
+    /** SIGTERM (graceful: a --cpu-prof profile is written on exit), SIGKILL after a grace period. */
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        const kill = setTimeout(() => child.kill('SIGKILL'), 15_000);
+        child.once('exit', () => {
+          clearTimeout(kill);
+          resolve();
+        });
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+module.exports = { startServer, freePort };

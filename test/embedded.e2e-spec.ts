@@ -1,0 +1,50 @@
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createApp } from '../apps/channel-service/src/bootstrap';
+import { loadConfig } from '../apps/channel-service/src/config/app-config';
+import { ApiClient } from './support/http';
+import { postMany, waitForSummary } from './support/channel-helpers';
+
+/** The README's walk-through, on the embedded default: no DATABASE_URL, no REDIS_URL. */
+describe('embedded default (PGlite + in-process jobs)', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'qhorus-embedded-'));
+  let app: NestFastifyApplication | undefined;
+
+  async function start(): Promise<ApiClient> {
+    app = await createApp(loadConfig({ QHORUS_DATA_DIR: dataDir, LOG_LEVEL: 'silent' }));
+    await app.listen(0, '127.0.0.1');
+    const { port } = app.getHttpServer().address() as { port: number };
+    return new ApiClient(`http://127.0.0.1:${port}`);
+  }
+
+  afterAll(async () => {
+    await app?.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('serves the walk-through: register, create, post 25, read the summary; and keeps it across a restart', async () => {
+    const anonymous = await start();
+    // No QHORUS_ADMIN_TOKEN: one was generated and stored in the data dir.
+    const adminToken = readFileSync(join(dataDir, 'admin-token'), 'utf8').trim();
+    const admin = anonymous.as(adminToken);
+
+    const registered = await admin.post('/api/v1/agents', { name: 'alice' });
+    expect(registered.status).toBe(201);
+    const alice = anonymous.as(registered.body.token);
+    expect((await alice.post('/api/v1/channels', { name: 'demo', description: 'the README walk-through' })).status).toBe(201);
+    await postMany(alice, 'demo', 25, (i) => `message ${i + 1}`);
+
+    const summary = await waitForSummary(alice, 'demo', (s) => s.version >= 1, 'the embedded summary');
+    expect(summary.coversThroughSeq).toBeGreaterThanOrEqual(20);
+    expect(summary.text).toContain('alice');
+    expect(JSON.parse(summary.annotations.participants)).toEqual(['alice']);
+
+    await app!.close();
+    app = undefined;
+    const again = (await start()).as(registered.body.token);
+    const after = (await again.get('/api/v1/channels/demo/summary')).body;
+    expect(after).toMatchObject({ version: summary.version, lastSeq: 25, coversThroughSeq: summary.coversThroughSeq });
+  });
+});
