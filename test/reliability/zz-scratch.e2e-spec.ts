@@ -13,8 +13,8 @@ describe('scratch', () => {
     await show('unknown route', a.get('/api/v1/nope'));
     await show('unknown root', a.get('/nope'));
     await show('text/plain', fetch(t.baseUrl + '/api/v1/channels/c1/messages', { method: 'POST', headers: { authorization: `Bearer ${a.token}`, 'content-type': 'text/plain' }, body: 'hi' }).then(async r => ({ status: r.status, body: await r.text(), headers: r.headers })));
-    let deep: any = { content: 'x', metadata: {} }; let cur = deep.metadata; for (let i = 0; i < 5000; i++) { cur.a = {}; cur = cur.a; }
-    await show('deep', a.post('/api/v1/channels/c1/messages', deep));
+    for (const n of [50, 5000, 100000]) await show('deep'+n, a.request('POST', '/api/v1/channels/c1/messages', '{"content":"x","metadata":' + '{"a":'.repeat(n) + '1' + '}'.repeat(n) + '}'));
+    await show('deeparr', a.request('POST', '/api/v1/channels/c1/messages', '{"content":"x","metadata":{"a":' + '['.repeat(200000) + ']'.repeat(200000) + '}}'));
     await show('proto', a.request('POST', '/api/v1/channels/c1/messages', '{"content":"x","__proto__":{"a":1}}'));
     await show('method', a.request('DELETE', '/api/v1/channels/c1'));
     await show('limit', a.get('/api/v1/channels/c1/messages?limit=abc'));

@@ -27,4 +27,5 @@ export * from './registry/summariser-availability';
 export * from './registry/summariser-registry';
 export * from './registry/anthropic-client';
 export * from './registry/build-summariser-registry';
+export * from './registry/merge-strategies';
 export * from './channel-summary.module';

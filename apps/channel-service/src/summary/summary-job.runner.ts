@@ -9,6 +9,7 @@ import { toMessage } from '../messages/message.entity';
 import { MessagesRepository } from '../messages/messages.repository';
 import { previousResult, SummarySlot } from './channel-summary.entity';
 import { StaleSummaryVersionError, SummaryRepository } from './summary.repository';
+import { NO_TIER, SummaryJobFinishedEvent, SummaryJobOutcome } from './summary-job-finished.event';
 import { SummaryUpdatedEvent } from './summary-updated.event';
 
 export class InvalidSummaryError extends Error {}
@@ -37,6 +38,9 @@ export class SummaryJobRunner {
     let slot = await this.summaries.findSlot(channelId);
     if (!channel || !slot) return; // deleted meanwhile: nothing to do
     const target = channel.lastSeq;
+    const startedAt = performance.now();
+    let tier = NO_TIER;
+    let steps = 0;
     try {
       while (slot.coversThroughSeq < target) {
         const rows = await this.messages.range(channelId, slot.coversThroughSeq, target, this.config.QHORUS_SUMMARY_CHUNK_SIZE, true);
@@ -54,13 +58,23 @@ export class SummaryJobRunner {
         );
         assertValidResult(result, channel.summariser);
         slot = await this.commitOrReload(channel.name, slot, result, batch[batch.length - 1].seq, `summariser:${channel.summariser}`);
+        tier = result.annotations?.tier ?? tier;
+        steps++;
       }
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       this.logger.warn({ channel: channel.name, coversThroughSeq: slot.coversThroughSeq, err: message }, 'summary step failed');
+      this.emitFinished(channelId, channel.name, 'failure', tier, startedAt, steps);
       await this.summaries.recordError(channelId, message);
       throw err;
     }
+    this.emitFinished(channelId, channel.name, 'success', tier, startedAt, steps);
+  }
+
+  /** For metrics: one event per job, whatever its outcome. */
+  private emitFinished(channelId: string, channelName: string, outcome: SummaryJobOutcome, tier: string, startedAt: number, steps: number): void {
+    const seconds = (performance.now() - startedAt) / 1000;
+    this.events.emit(SummaryJobFinishedEvent.NAME, new SummaryJobFinishedEvent(channelId, channelName, outcome, tier, seconds, steps));
   }
 
   /** Commits the step; if another writer (a manual override) won, continue from its watermark. */

@@ -1,4 +1,5 @@
 import { BeforeApplicationShutdown, Module } from '@nestjs/common';
+import { AppConfig } from '../config/app-config';
 import { ChannelsModule } from '../channels/channels.module';
 import { MessagesModule } from '../messages/messages.module';
 import { SummaryQueue } from './queue/summary-queue';
@@ -26,10 +27,13 @@ import { SummaryTriggerListener } from './summary-trigger.listener';
   exports: [SummaryQueue, SummaryRepository, SummaryService],
 })
 export class SummaryModule implements BeforeApplicationShutdown {
-  constructor(private readonly queue: SummaryQueue) {}
+  constructor(
+    private readonly queue: SummaryQueue,
+    private readonly config: AppConfig,
+  ) {}
 
   /** Before the database closes: drain the worker, then close the queue and its connections. */
   async beforeApplicationShutdown(): Promise<void> {
-    await this.queue.close();
+    await this.queue.close(this.config.QHORUS_SHUTDOWN_TIMEOUT_MS);
   }
 }

@@ -1,10 +1,12 @@
 import { Message, MessageType } from '@qhorus/api';
 
-const DECISION_PREFIXES = ['decision:', 'decided'] as const;
-/** Longest prefix checked; only this many characters are lowercased per candidate message. */
-const DECISION_PREFIX_LENGTH = Math.max(...DECISION_PREFIXES.map((p) => p.length));
-const UPPER_D = 'D'.charCodeAt(0);
-const LOWER_D = 'd'.charCodeAt(0);
+/** Content prefixes that mark a decision, lower case (matched ignoring ASCII case). */
+export const DECISION_PREFIXES: readonly string[] = Object.freeze(['decision:', 'decided']);
+
+const LOWER_A = 'a'.charCodeAt(0);
+const LOWER_Z = 'z'.charCodeAt(0);
+/** Distance between an ASCII lower-case letter and its upper-case form. */
+const ASCII_CASE_OFFSET = LOWER_A - 'A'.charCodeAt(0);
 
 /**
  * The decision rule. A non-EVENT message records a decision when
@@ -12,17 +14,23 @@ const LOWER_D = 'd'.charCodeAt(0);
  *  2. it is a RESPONSE that closes an open COMMAND (the answer to an instruction), or
  *  3. its content starts with "Decision:" or "Decided" (any case), whatever its type.
  * `closesCommand` says whether the message closed an open COMMAND (rule 2).
- * Cheap on purpose: a first-character test before any string work, no regex.
+ * Hot path: char-code comparisons only, no regex, no allocation.
  */
 export function isDecision(m: Message, closesCommand: boolean): boolean {
   if (m.type === MessageType.DONE) return true;
   if (closesCommand && m.type === MessageType.RESPONSE) return true;
-  return startsWithDecisionPrefix(m.content);
+  for (const prefix of DECISION_PREFIXES) if (startsWithIgnoringCase(m.content, prefix)) return true;
+  return false;
 }
 
-function startsWithDecisionPrefix(content: string): boolean {
-  const first = content.charCodeAt(0);
-  if (first !== UPPER_D && first !== LOWER_D) return false;
-  const head = content.slice(0, DECISION_PREFIX_LENGTH).toLowerCase();
-  return DECISION_PREFIXES.some((p) => head.startsWith(p));
+function startsWithIgnoringCase(text: string, lowerPrefix: string): boolean {
+  if (text.length < lowerPrefix.length) return false;
+  for (let i = 0; i < lowerPrefix.length; i++) {
+    const want = lowerPrefix.charCodeAt(i);
+    const got = text.charCodeAt(i);
+    if (got === want) continue;
+    if (want >= LOWER_A && want <= LOWER_Z && got === want - ASCII_CASE_OFFSET) continue;
+    return false;
+  }
+  return true;
 }

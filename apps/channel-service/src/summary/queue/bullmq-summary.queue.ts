@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { Job, Queue, Worker } from 'bullmq';
 import IORedis, { RedisOptions } from 'ioredis';
+import { withTimeout } from '../../common/with-timeout';
 import { RetryPolicy, SummaryJobHandler, SummaryQueue } from './summary-queue';
 
 export const SUMMARY_QUEUE_NAME = 'channel-summary';
@@ -83,9 +84,18 @@ export class BullmqSummaryQueue extends SummaryQueue {
     );
   }
 
-  async close(): Promise<void> {
-    // Drain first: close() waits for the active jobs to finish; then the queue and connections.
-    if (this.worker) await this.worker.close();
+  async close(graceMs: number): Promise<void> {
+    // Drain first: close() waits for the active jobs; past the grace period, force-close so the
+    // unfinished job stays in Redis and another worker takes it over as stalled.
+    if (this.worker) {
+      const worker = this.worker;
+      try {
+        await withTimeout(worker.close(), graceMs, 'draining the summary worker');
+      } catch {
+        this.logger.warn({ graceMs }, 'summary jobs still running at shutdown; handing them back');
+        await worker.close(true);
+      }
+    }
     await this.queue.close();
     this.workerConnection?.disconnect();
     this.producerConnection.disconnect();

@@ -48,10 +48,12 @@ export class InProcessSummaryQueue extends SummaryQueue {
     this.pump();
   }
 
-  async close(): Promise<void> {
+  async close(graceMs: number): Promise<void> {
     this.closed = true;
     this.waiting.length = 0;
-    await Promise.allSettled([...this.inFlight]);
+    const drained = Promise.allSettled([...this.inFlight]).then(() => true);
+    const finished = await Promise.race([drained, new Promise<false>((r) => setTimeout(() => r(false), graceMs).unref())]);
+    if (!finished) this.logger.warn({ graceMs }, 'summary jobs still running at shutdown; the sweep will redo them');
   }
 
   async isHealthy(): Promise<boolean> {

@@ -15,8 +15,12 @@ export abstract class SummaryQueue {
   abstract enqueue(channelId: string, force?: boolean): Promise<boolean>;
   /** Starts consuming jobs with this handler (worker roles only). */
   abstract startWorker(handler: SummaryJobHandler): Promise<void>;
-  /** Lets in-flight jobs finish (or hands them back), then releases connections. */
-  abstract close(): Promise<void>;
+  /**
+   * Lets in-flight jobs finish for up to `graceMs`; jobs still running then are handed back
+   * (BullMQ: left to be picked up again as stalled; in-process: re-derived by the sweep at the
+   * next start, since Postgres still shows the backlog). Then releases connections.
+   */
+  abstract close(graceMs: number): Promise<void>;
   /** True when the queue's backing store answers (for health). */
   abstract isHealthy(): Promise<boolean>;
 }

@@ -1,0 +1,40 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { AppConfig, CONFIG_DEFAULTS, ConfigValidationError, loadConfig } from './app-config';
+
+describe('loadConfig', () => {
+  it('applies the named defaults when nothing is set', () => {
+    const config = loadConfig({});
+    for (const [key, value] of Object.entries(CONFIG_DEFAULTS)) expect(config[key as keyof AppConfig]).toBe(value);
+    expect(config.embeddedDatabase).toBe(true);
+    expect(config.inProcessQueue).toBe(true);
+  });
+
+  it('parses numbers and keeps URLs', () => {
+    const config = loadConfig({ PORT: '8080', DATABASE_URL: 'postgres://x/y', REDIS_URL: 'redis://r', QHORUS_ROLE: 'api' });
+    expect(config.PORT).toBe(8080);
+    expect(config.embeddedDatabase).toBe(false);
+    expect(config.runsWorker).toBe(false);
+  });
+
+  it('fails fast naming every bad knob', () => {
+    expect(() => loadConfig({ PORT: 'eighty', QHORUS_ROLE: 'boss', QHORUS_SUMMARY_THRESHOLD: '0' })).toThrow(ConfigValidationError);
+    try {
+      loadConfig({ PORT: 'eighty', QHORUS_ROLE: 'boss', QHORUS_SUMMARY_THRESHOLD: '0' });
+    } catch (e) {
+      expect((e as Error).message).toMatch(/PORT/);
+      expect((e as Error).message).toMatch(/QHORUS_ROLE/);
+      expect((e as Error).message).toMatch(/QHORUS_SUMMARY_THRESHOLD/);
+    }
+  });
+
+  it('rejects tier bounds out of order', () => {
+    expect(() => loadConfig({ QHORUS_TIERED_SMALL_MAX: '10', QHORUS_TIERED_MEDIUM_MAX: '5' })).toThrow(/MEDIUM_MAX/);
+  });
+
+  it('lists every knob in .env.example', () => {
+    const example = readFileSync(join(__dirname, '../../../../.env.example'), 'utf8');
+    const knobs = [...Object.keys(CONFIG_DEFAULTS), 'DATABASE_URL', 'REDIS_URL', 'QHORUS_ADMIN_TOKEN', 'ANTHROPIC_API_KEY', 'ANTHROPIC_BASE_URL'];
+    for (const knob of knobs) expect(example).toMatch(new RegExp(`^${knob}=`, 'm'));
+  });
+});
