@@ -1,20 +1,27 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { EventEmitterModule } from '@nestjs/event-emitter';
-import { ChannelSummaryModule } from '@qhorus/blocks-channel-summary';
+import { ChannelSummaryModule, SummariserModule } from '@qhorus/blocks-channel-summary';
 import { LoggerModule } from 'nestjs-pino';
 import { AuthModule } from './auth/auth.module';
 import { ChannelsModule } from './channels/channels.module';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
+import { HealthModule } from './health/health.module';
 import { loggerOptions } from './logging/logger.options';
 import { MessagesModule } from './messages/messages.module';
+import { MetricsModule } from './metrics/metrics.module';
+import { RateLimitModule } from './rate-limit/rate-limit.module';
 import { SummaryModule } from './summary/summary.module';
 
 /** Ways to extend the service when embedding it (tests, domain teams' own entry points). */
 export interface AppModuleOptions {
-  /** Extra modules, e.g. one that registers a custom summariser. */
-  imports?: DynamicModule['imports'];
+  /**
+   * Extra modules, e.g. one that registers a custom summariser: a module that exports
+   * CONTENT_SUMMARISER replaces the default, one that exports SUMMARISER_STRATEGIES adds named
+   * strategies (docs/custom-summarisers.md).
+   */
+  imports?: SummariserModule[];
   /** Named summariser strategies a channel can pick with `summariser`. */
   summarisers?: Parameters<typeof ChannelSummaryModule.forRoot>[0]['strategies'];
 }
@@ -29,6 +36,7 @@ export class AppModule {
         LoggerModule.forRoot(loggerOptions(config)),
         EventEmitterModule.forRoot({ wildcard: false, maxListeners: 50 }),
         ChannelSummaryModule.forRoot({
+          imports: options.imports,
           strategies: options.summarisers,
           tiered: { t1: config.QHORUS_TIERED_SMALL_MAX, t2: config.QHORUS_TIERED_MEDIUM_MAX },
           llm: {
@@ -42,9 +50,12 @@ export class AppModule {
         }),
         DatabaseModule,
         AuthModule,
+        RateLimitModule,
         ChannelsModule,
         MessagesModule,
         SummaryModule,
+        HealthModule,
+        MetricsModule,
         ...(options.imports ?? []),
       ],
     };

@@ -4,16 +4,19 @@ import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify
 import { Logger } from 'nestjs-pino';
 import { AppModule, AppModuleOptions } from './app.module';
 import { ApiErrorFilter } from './common/api-error.filter';
+import { frameworkErrorHandler, registerBodyDepthLimit } from './common/request-hardening';
 import { apiValidationPipe } from './common/validation.pipe';
 import { AppConfig } from './config/app-config';
+import { setupDashboard } from './dashboard/dashboard';
+import { setupOpenApi } from './docs/openapi';
 
 export const API_PREFIX = 'api/v1';
 /** Routes served at the root, outside the API prefix (DESIGN §6). */
-export const ROOT_ROUTES = ['health', 'metrics', 'mcp', 'docs', 'docs-json', '/'];
+export const ROOT_ROUTES = ['health', 'health/live', 'metrics', 'mcp', 'docs', 'docs-json', '/'];
 
 /** Builds the whole service (not yet listening). Used by main.ts, the e2e tests and embedders. */
 export async function createApp(config: AppConfig, options: AppModuleOptions = {}): Promise<NestFastifyApplication> {
-  const adapter = new FastifyAdapter({ bodyLimit: config.QHORUS_BODY_LIMIT_BYTES, trustProxy: true });
+  const adapter = new FastifyAdapter({ bodyLimit: config.QHORUS_BODY_LIMIT_BYTES, trustProxy: true, frameworkErrors: frameworkErrorHandler });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, options), adapter, {
     bufferLogs: true,
   });
@@ -23,6 +26,9 @@ export async function createApp(config: AppConfig, options: AppModuleOptions = {
   });
   app.useGlobalPipes(apiValidationPipe());
   app.useGlobalFilters(new ApiErrorFilter());
+  registerBodyDepthLimit(app.getHttpAdapter().getInstance(), config.QHORUS_JSON_MAX_DEPTH);
+  setupOpenApi(app);
+  setupDashboard(app);
   app.enableShutdownHooks();
   return app;
 }

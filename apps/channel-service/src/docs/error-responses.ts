@@ -1,0 +1,67 @@
+import type { OpenAPIObject, OperationObject, ParameterObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import { API_ERROR_SCHEMA } from './api-error.schema';
+import { RouteAccess } from './route-access';
+
+export const BEARER_SCHEME = 'bearer';
+
+/** What each error status means in this API (DESIGN §6). */
+export const ERROR_DESCRIPTIONS: Record<number, string> = {
+  400: 'Bad input: the message names the problem and `details` lists every bad field',
+  401: 'Missing, unknown or revoked bearer token',
+  403: 'Not allowed: the admin token is needed, or a body `sender` is not the caller',
+  404: 'No such channel, or a private channel the caller is not a member of',
+  409: 'Conflict: the name is taken, the version moved on, or an Idempotency-Key was reused with another body',
+  413: 'The body is over the request limit, or the content over QHORUS_MAX_CONTENT_BYTES',
+  429: 'Rate limit reached: retry after the `Retry-After` header',
+  503: 'Postgres is unreachable: retry shortly (nothing was written)',
+};
+
+/** Errors particular to one operation, beyond those that follow from its shape (body, query, path, access). */
+export const OPERATION_ERRORS: Record<string, number[]> = {
+  AgentsController_register: [409],
+  ChannelsController_create: [409],
+  ChannelsController_update: [403],
+  MessagesController_post: [403, 409, 429],
+  SummaryController_override: [409],
+};
+
+const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+
+/** Every operation of the document with its path. */
+export function operationsOf(document: OpenAPIObject): { path: string; method: string; operation: OperationObject }[] {
+  return Object.entries(document.paths).flatMap(([path, item]) =>
+    HTTP_METHODS.filter((m) => item[m]).map((method) => ({ path, method, operation: item[m] as OperationObject })),
+  );
+}
+
+function errorStatuses(path: string, op: OperationObject, access: RouteAccess): number[] {
+  const statuses = new Set<number>();
+  const hasQuery = (op.parameters ?? []).some((p) => (p as ParameterObject).in === 'query');
+  if (op.requestBody || hasQuery) statuses.add(400);
+  if (!access.public) statuses.add(401);
+  if (access.adminOnly) statuses.add(403);
+  if (path.includes('{name}')) statuses.add(404);
+  if (op.requestBody) statuses.add(413);
+  for (const s of OPERATION_ERRORS[op.operationId ?? ''] ?? []) statuses.add(s);
+  if (!access.public) statuses.add(503);
+  return [...statuses].sort();
+}
+
+/**
+ * States security and the error answers of every operation: bearer auth unless the handler is
+ * @Public(), and the `ApiError` shape for each error status that follows from the route's shape
+ * and access (a body or query → 400, a channel in the path → 404, …). Explicit responses win.
+ */
+export function documentErrorsAndSecurity(document: OpenAPIObject, accessById: Map<string, RouteAccess>): void {
+  for (const { path, operation } of operationsOf(document)) {
+    const access = accessById.get(operation.operationId ?? '') ?? { public: false, adminOnly: false };
+    operation.security = access.public ? [] : [{ [BEARER_SCHEME]: [] }];
+    for (const status of errorStatuses(path, operation, access)) {
+      const existing = operation.responses[status] as { description?: string; content?: unknown } | undefined;
+      operation.responses[status] = {
+        description: existing?.description ?? ERROR_DESCRIPTIONS[status],
+        content: { 'application/json': { schema: { $ref: `#/components/schemas/${API_ERROR_SCHEMA}` } } },
+      };
+    }
+  }
+}

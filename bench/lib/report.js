@@ -1,0 +1,59 @@
+'use strict';
+const { TARGETS } = require('../config');
+
+const int = (n) => Math.round(n).toLocaleString('en-US');
+const ms = (n) => (Number.isFinite(n) ? `${n.toFixed(n < 10 ? 1 : 0)} ms` : 'n/a');
+const pct = (n) => `${(n * 100).toFixed(0)} %`;
+const verdict = (ok) => (ok ? 'PASS' : 'MISS');
+
+/** The markdown table `npm run bench` prints (and docs/benchmarks.md records). */
+function renderReport({ figures, freshness, heuristic, linearity }) {
+  const lines = [];
+  if (figures.length > 0) {
+    lines.push('| figure | baseline req/s | service req/s | ratio (target) | baseline p50 / p99 | service p50 / p99 | p99 ÷ baseline (target ≤ 3) | |');
+    lines.push('|---|---:|---:|---:|---:|---:|---:|---|');
+    for (const f of figures) {
+      const ratio = f.service.rps / f.baseline.rps;
+      const p99Factor = f.service.p99 / f.baseline.p99;
+      const ok = ratio >= f.target && p99Factor <= TARGETS.P99_FACTOR;
+      lines.push(
+        `| ${f.title} | ${int(f.baseline.rps)} | ${int(f.service.rps)} | ${pct(ratio)} (≥ ${pct(f.target)}) | ` +
+          `${ms(f.baseline.p50)} / ${ms(f.baseline.p99)} | ${ms(f.service.p50)} / ${ms(f.service.p99)} | ${p99Factor.toFixed(2)}× | ${verdict(ok)} |`,
+      );
+    }
+    lines.push('');
+  }
+  const rows = [];
+  if (freshness) {
+    rows.push([
+      `Summary freshness at ${int(freshness.achievedRate)} msg/s over ${freshness.channels} channels (${freshness.method}; ${freshness.samples} crossings${freshness.missed ? `, ${freshness.missed} never summarised` : ''})`,
+      `p50 ${ms(freshness.p50)}, p95 ${ms(freshness.p95)}`,
+      `p95 ≤ ${TARGETS.FRESHNESS_P95_MS} ms`,
+      verdict(freshness.p95 <= TARGETS.FRESHNESS_P95_MS && freshness.missed === 0),
+    ]);
+  }
+  if (heuristic) {
+    rows.push([
+      `Heuristic summariser, one core (${int(heuristic.messages)} msgs, batches of ${heuristic.batch}, previous result carried)`,
+      `${int(heuristic.msgsPerS)} msgs/s`,
+      `≥ ${int(TARGETS.HEURISTIC_MSGS_PER_S)} msgs/s`,
+      verdict(heuristic.msgsPerS >= TARGETS.HEURISTIC_MSGS_PER_S),
+    ]);
+  }
+  if (linearity) {
+    rows.push([
+      `Work linearity, ${int(linearity.messages)}-message channel, threshold ${linearity.threshold} (items handed to summarisers ÷ messages; history cross-check ${linearity.historyRatio.toFixed(3)})`,
+      `${linearity.ratio.toFixed(3)} (${int(linearity.itemsHanded)} items in ${linearity.summariserCalls} calls)`,
+      `= ${TARGETS.LINEARITY.toFixed(1)}`,
+      verdict(linearity.ratio === TARGETS.LINEARITY && linearity.seqsNeverSeen === 0),
+    ]);
+  }
+  if (rows.length > 0) {
+    lines.push('| figure | measured | target | |');
+    lines.push('|---|---:|---:|---|');
+    for (const r of rows) lines.push(`| ${r.join(' | ')} |`);
+  }
+  return lines.join('\n');
+}
+
+module.exports = { renderReport };

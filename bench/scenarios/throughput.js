@@ -1,0 +1,56 @@
+'use strict';
+// POST message and GET summary: the service against the bare baseline, in alternating runs
+// (ABBA order: B S, S B, B S … so a linear drift in the machine cancels), medians of the rounds.
+const { DRAIN_TIMEOUT_MS, DURATION_S, ROUNDS, SETTLE_MS, WARMUP_S } = require('../config');
+const { runLoad } = require('../lib/load');
+const { withClient } = require('../lib/postgres');
+const { median } = require('../lib/stats');
+
+const DRAIN_POLL_MS = 100;
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** Waits until no service channel has a due backlog (its summary jobs have caught up). */
+async function drainSummaries(dbUrl) {
+  const started = Date.now();
+  await withClient(dbUrl, async (c) => {
+    while (Date.now() - started < DRAIN_TIMEOUT_MS) {
+      const { rows } = await c.query(
+        `SELECT count(*)::int AS due FROM channels c JOIN channel_summaries s ON s.channel_id = c.id
+         WHERE c.last_seq - s.covers_through_seq >= c.summary_threshold`,
+      );
+      if (rows[0].due === 0) return;
+      await sleep(DRAIN_POLL_MS);
+    }
+  });
+  return Date.now() - started;
+}
+
+/**
+ * Runs one figure. `targets` = { baseline: {url, paths, headers}, service: {url, paths, headers, dbUrl} }.
+ * After every service run the bench waits for its summary backlog to drain, so the jobs a run
+ * leaves behind never eat into the next baseline run.
+ */
+async function compare({ title, method, body, baseline, service }) {
+  const run = async (target, durationS) => {
+    const r = await runLoad({ url: target.url, method, paths: target.paths, headers: target.headers, body, durationS });
+    if (target.dbUrl) r.drainMs = await drainSummaries(target.dbUrl);
+    await sleep(SETTLE_MS);
+    return r;
+  };
+  process.stderr.write(`  ${title}: warm-up\n`);
+  await run(baseline, WARMUP_S);
+  await run(service, WARMUP_S);
+  const runs = { baseline: [], service: [] };
+  for (let round = 0; round < ROUNDS; round++) {
+    const order = round % 2 === 0 ? ['baseline', 'service'] : ['service', 'baseline'];
+    for (const who of order) {
+      const r = await run(who === 'baseline' ? baseline : service, DURATION_S);
+      runs[who].push(r);
+      process.stderr.write(`  ${title}: round ${round + 1} ${who.padEnd(8)} ${Math.round(r.rps)} req/s p50 ${r.p50} ms p99 ${r.p99} ms\n`);
+    }
+  }
+  const summarise = (rs) => ({ rps: median(rs.map((r) => r.rps)), p50: median(rs.map((r) => r.p50)), p99: median(rs.map((r) => r.p99)), runs: rs });
+  return { title, baseline: summarise(runs.baseline), service: summarise(runs.service) };
+}
+
+module.exports = { compare, drainSummaries };
