@@ -16,7 +16,7 @@ async function runLoad({ url, method, paths, headers = {}, body, durationS }) {
     headers,
     body,
     setupClient: (client) => {
-      client.setRequest({ method, path: paths[next++ % paths.length], headers, body });
+      client.setRequests([{ method, path: paths[next++ % paths.length], headers, body }]);
     },
   });
   const ok = result['2xx'];

@@ -3,6 +3,8 @@ const { spawn } = require('node:child_process');
 const net = require('node:net');
 const { HOST } = require('../config');
 
+const exited = (child) => child.exitCode !== null || child.signalCode !== null;
+
 /** Asks the OS for a free port. */
 function freePort() {
   return new Promise((resolve, reject) => {
@@ -18,7 +20,7 @@ function freePort() {
 async function waitForHttp(url, child, timeoutMs = 60_000) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`${url}: process exited with ${child.exitCode} before it was ready`);
+    if (exited(child)) throw new Error(`${url}: process exited (${child.exitCode ?? child.signalCode}) before it was ready`);
     try {
       const res = await fetch(url);
       if (res.status < 500) return;
@@ -54,7 +56,7 @@ async function startServer({ label, script, nodeArgs = [], env, readyPath }) {
     /** SIGTERM (graceful: a --cpu-prof profile is written on exit), SIGKILL after a grace period. */
     stop: () =>
       new Promise((resolve) => {
-        if (child.exitCode !== null) return resolve();
+        if (exited(child)) return resolve();
         const kill = setTimeout(() => child.kill('SIGKILL'), 15_000);
         child.once('exit', () => {
           clearTimeout(kill);

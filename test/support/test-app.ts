@@ -24,6 +24,10 @@ export interface TestAppOptions extends AppModuleOptions {
   env?: Record<string, string>;
   /** Use the in-process queue instead of BullMQ on the shared Redis. */
   inProcessQueue?: boolean;
+  /** Called with the built app before it listens (e.g. to observe route registration). */
+  beforeListen?: (app: NestFastifyApplication) => void;
+  /** Rewrites the URL the app connects to Postgres with (e.g. through a TCP proxy the test controls). */
+  connectVia?: (databaseUrl: string) => string;
 }
 
 /**
@@ -34,7 +38,7 @@ export async function startTestApp(label: string, options: TestAppOptions = {}):
   const db = await createTestDatabase(label);
   const queuePrefix = `qtest-${label}-${process.pid}-${Date.now().toString(36)}`;
   const config = loadConfig({
-    DATABASE_URL: db.url,
+    DATABASE_URL: options.connectVia ? options.connectVia(db.url) : db.url,
     REDIS_URL: options.inProcessQueue ? undefined : TEST_REDIS_URL,
     QHORUS_QUEUE_PREFIX: queuePrefix,
     QHORUS_ADMIN_TOKEN: TEST_ADMIN_TOKEN,
@@ -46,6 +50,7 @@ export async function startTestApp(label: string, options: TestAppOptions = {}):
     ...options.env,
   });
   const app = await createApp(config, options);
+  options.beforeListen?.(app);
   await app.listen(0, '127.0.0.1');
   const address = app.getHttpServer().address() as { port: number };
   const baseUrl = `http://127.0.0.1:${address.port}`;
@@ -70,7 +75,7 @@ export async function startTestApp(label: string, options: TestAppOptions = {}):
   };
 }
 
-async function deleteRedisPrefix(prefix: string): Promise<void> {
+export async function deleteRedisPrefix(prefix: string): Promise<void> {
   const redis = new IORedis(TEST_REDIS_URL);
   try {
     const keys = await redis.keys(`${prefix}:*`);

@@ -2,17 +2,22 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { EventEmitterModule } from '@nestjs/event-emitter';
 import { ChannelSummaryModule, SummariserModule } from '@qhorus/blocks-channel-summary';
 import { LoggerModule } from 'nestjs-pino';
+import type { DestinationStream } from 'pino';
 import { AuthModule } from './auth/auth.module';
 import { ChannelsModule } from './channels/channels.module';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
+import { EventsModule } from './events/events.module';
 import { HealthModule } from './health/health.module';
 import { loggerOptions } from './logging/logger.options';
+import { McpModule } from './mcp/mcp.module';
 import { MessagesModule } from './messages/messages.module';
 import { MetricsModule } from './metrics/metrics.module';
+import { ProjectionModule } from './projection/projection.module';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
 import { SummaryModule } from './summary/summary.module';
+import { ThreadsModule } from './threads/threads.module';
 
 /** Ways to extend the service when embedding it (tests, domain teams' own entry points). */
 export interface AppModuleOptions {
@@ -22,6 +27,8 @@ export interface AppModuleOptions {
    * strategies (docs/custom-summarisers.md).
    */
   imports?: SummariserModule[];
+  /** Where the JSON logs go (default stdout); tests pass a stream to read them. */
+  logDestination?: DestinationStream;
   /** Named summariser strategies a channel can pick with `summariser`. */
   summarisers?: Parameters<typeof ChannelSummaryModule.forRoot>[0]['strategies'];
 }
@@ -33,7 +40,7 @@ export class AppModule {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config),
-        LoggerModule.forRoot(loggerOptions(config)),
+        LoggerModule.forRoot(loggerOptions(config, options.logDestination)),
         EventEmitterModule.forRoot({ wildcard: false, maxListeners: 50 }),
         ChannelSummaryModule.forRoot({
           imports: options.imports,
@@ -54,6 +61,10 @@ export class AppModule {
         ChannelsModule,
         MessagesModule,
         SummaryModule,
+        ThreadsModule,
+        ProjectionModule,
+        McpModule,
+        EventsModule,
         HealthModule,
         MetricsModule,
         ...(options.imports ?? []),

@@ -9,6 +9,7 @@ import { apiValidationPipe } from './common/validation.pipe';
 import { AppConfig } from './config/app-config';
 import { setupDashboard } from './dashboard/dashboard';
 import { setupOpenApi } from './docs/openapi';
+import { echoRequestId, genRequestId } from './logging/request-id';
 
 export const API_PREFIX = 'api/v1';
 /** Routes served at the root, outside the API prefix (DESIGN §6). */
@@ -16,7 +17,12 @@ export const ROOT_ROUTES = ['health', 'health/live', 'metrics', 'mcp', 'docs', '
 
 /** Builds the whole service (not yet listening). Used by main.ts, the e2e tests and embedders. */
 export async function createApp(config: AppConfig, options: AppModuleOptions = {}): Promise<NestFastifyApplication> {
-  const adapter = new FastifyAdapter({ bodyLimit: config.QHORUS_BODY_LIMIT_BYTES, trustProxy: true, frameworkErrors: frameworkErrorHandler });
+  const adapter = new FastifyAdapter({
+    bodyLimit: config.QHORUS_BODY_LIMIT_BYTES,
+    trustProxy: true,
+    frameworkErrors: frameworkErrorHandler,
+    genReqId: genRequestId,
+  });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, options), adapter, {
     bufferLogs: true,
   });
@@ -27,6 +33,7 @@ export async function createApp(config: AppConfig, options: AppModuleOptions = {
   app.useGlobalPipes(apiValidationPipe());
   app.useGlobalFilters(new ApiErrorFilter());
   registerBodyDepthLimit(app.getHttpAdapter().getInstance(), config.QHORUS_JSON_MAX_DEPTH);
+  app.getHttpAdapter().getInstance().addHook('onRequest', echoRequestId);
   setupOpenApi(app);
   setupDashboard(app);
   app.enableShutdownHooks();

@@ -11,8 +11,6 @@ import { ChannelReconfiguredEvent } from './channel-reconfigured.event';
 import { CreateChannelDto } from './dto/create-channel.dto';
 import { UpdateChannelDto } from './dto/update-channel.dto';
 
-export const DEFAULT_SUMMARISER = 'heuristic';
-
 @Injectable()
 export class ChannelsService {
   constructor(
@@ -23,7 +21,8 @@ export class ChannelsService {
   ) {}
 
   async create(dto: CreateChannelDto, by: Principal): Promise<{ channel: Channel; warnings: string[] }> {
-    const summariser = dto.summariser ?? DEFAULT_SUMMARISER;
+    // The registry's default (normally 'heuristic'), stored by name so a later change of the default does not move existing channels.
+    const summariser = dto.summariser ?? this.summarisers.defaultName;
     this.assertKnownSummariser(summariser);
     try {
       const channel = await this.channels.insert({

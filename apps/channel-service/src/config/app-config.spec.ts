@@ -32,6 +32,13 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ QHORUS_TIERED_SMALL_MAX: '10', QHORUS_TIERED_MEDIUM_MAX: '5' })).toThrow(/MEDIUM_MAX/);
   });
 
+  it('with an API key, rejects an LLM timeout that the job timeout would cut off first (tiered could not fall back)', () => {
+    const timeouts = { QHORUS_LLM_TIMEOUT_MS: '5000', QHORUS_SUMMARY_TIMEOUT_MS: '5000' };
+    expect(() => loadConfig({ ...timeouts, ANTHROPIC_API_KEY: 'k' })).toThrow(/QHORUS_LLM_TIMEOUT_MS must be < QHORUS_SUMMARY_TIMEOUT_MS/);
+    expect(loadConfig(timeouts).QHORUS_LLM_TIMEOUT_MS).toBe(5000); // no key: the LLM tier never runs
+    expect(loadConfig({ ...timeouts, QHORUS_LLM_TIMEOUT_MS: '4999', ANTHROPIC_API_KEY: 'k' }).QHORUS_LLM_TIMEOUT_MS).toBe(4999);
+  });
+
   it('lists every knob in .env.example', () => {
     const example = readFileSync(join(__dirname, '../../../../.env.example'), 'utf8');
     const knobs = [...Object.keys(CONFIG_DEFAULTS), 'DATABASE_URL', 'REDIS_URL', 'QHORUS_ADMIN_TOKEN', 'ANTHROPIC_API_KEY', 'ANTHROPIC_BASE_URL'];

@@ -30,7 +30,7 @@ const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch'
 /** Every operation of the document with its path. */
 export function operationsOf(document: OpenAPIObject): { path: string; method: string; operation: OperationObject }[] {
   return Object.entries(document.paths).flatMap(([path, item]) =>
-    HTTP_METHODS.filter((m) => item[m]).map((method) => ({ path, method, operation: item[m] as OperationObject })),
+    HTTP_METHODS.filter((method) => item[method]).map((method) => ({ path, method, operation: item[method] as OperationObject })),
   );
 }
 

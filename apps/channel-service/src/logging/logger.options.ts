@@ -1,5 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import type { Params } from 'nestjs-pino';
+import type { DestinationStream } from 'pino';
+import type { Options as HttpOptions } from 'pino-http';
 import { AppConfig } from '../config/app-config';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
@@ -15,23 +16,17 @@ export const REDACTED_PATHS = [
   '*.QHORUS_ADMIN_TOKEN',
 ];
 
-/** Structured JSON logs with a request id per request; secrets redacted. */
-export function loggerOptions(config: AppConfig): Params {
-  return {
-    pinoHttp: {
-      level: config.LOG_LEVEL,
-      redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
-      genReqId: (req, res) => {
-        const incoming = req.headers[REQUEST_ID_HEADER];
-        const id = typeof incoming === 'string' && incoming.length > 0 ? incoming : randomUUID();
-        res.setHeader(REQUEST_ID_HEADER, id);
-        return id;
-      },
-      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
-      autoLogging: { ignore: (req) => req.url === '/health' || req.url === '/metrics' },
-      serializers: {
-        req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
-      },
+/** Structured JSON logs with a request id per request; secrets redacted. `destination`: stdout unless given (tests capture it). */
+export function loggerOptions(config: AppConfig, destination?: DestinationStream): Params {
+  const options: HttpOptions = {
+    level: config.LOG_LEVEL,
+    redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+    // The request id is Fastify's (logging/request-id.ts): pino-http logs the `req.id` it finds.
+    customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
+    autoLogging: { ignore: (req) => req.url === '/metrics' || req.url?.startsWith('/health') === true },
+    serializers: {
+      req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
     },
   };
+  return { pinoHttp: destination ? [options, destination] : options };
 }

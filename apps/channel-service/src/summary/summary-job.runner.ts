@@ -10,9 +10,10 @@ import { MessagesRepository } from '../messages/messages.repository';
 import { previousResult, SummarySlot } from './channel-summary.entity';
 import { StaleSummaryVersionError, SummaryRepository } from './summary.repository';
 import { NO_TIER, SummaryJobFinishedEvent, SummaryJobOutcome } from './summary-job-finished.event';
+import { assertValidSummary } from './summary-result.validation';
 import { SummaryUpdatedEvent } from './summary-updated.event';
 
-export class InvalidSummaryError extends Error {}
+export { InvalidSummaryError } from './summary-result.validation';
 
 /**
  * One summary job: summarise the backlog (coversThroughSeq, lastSeq] as read at the start, in
@@ -56,7 +57,7 @@ export class SummaryJobRunner {
           this.config.QHORUS_SUMMARY_TIMEOUT_MS,
           `summariser '${channel.summariser}'`,
         );
-        assertValidResult(result, channel.summariser);
+        assertValidSummary(result, channel.summariser);
         slot = await this.commitOrReload(channel.name, slot, result, batch[batch.length - 1].seq, `summariser:${channel.summariser}`);
         tier = result.annotations?.tier ?? tier;
         steps++;
@@ -98,16 +99,5 @@ export class SummaryJobRunner {
       this.logger.log({ channelId: slot.channelId }, 'summary changed under the job; continuing from the new watermark');
       return (await this.summaries.findSlot(slot.channelId)) ?? slot;
     }
-  }
-}
-
-/** A summariser must return text (not blank) and string-valued annotations. */
-function assertValidResult(result: SummaryResult, summariser: string): void {
-  if (!result || typeof result.text !== 'string' || result.text.trim() === '') {
-    throw new InvalidSummaryError(`summariser '${summariser}' returned a blank summary`);
-  }
-  const annotations = result.annotations ?? {};
-  for (const [k, v] of Object.entries(annotations)) {
-    if (typeof v !== 'string') throw new InvalidSummaryError(`summariser '${summariser}' returned a non-string annotation '${k}'`);
   }
 }

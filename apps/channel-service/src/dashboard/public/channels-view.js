@@ -1,0 +1,47 @@
+// The channel list: each channel with its backlog and the state of its summary.
+
+import { channelPath, getJson, mapLimited } from './api.js';
+import { $, el, show, time } from './dom.js';
+
+/** Summaries fetched at once when listing channels. */
+const SUMMARY_FETCH_CONCURRENCY = 6;
+
+/** A short, colour-independent description of where a channel's summary stands. */
+export function summaryState(summary) {
+  if (!summary) return { label: 'unavailable', kind: 'error' };
+  if (summary.lastError) return { label: `failing: ${summary.lastError}`, kind: 'error' };
+  if (summary.version === 0) return { label: summary.pending > 0 ? 'none yet' : 'empty channel', kind: 'none' };
+  if (summary.pending > 0) return { label: `v${summary.version}, ${summary.pending} pending`, kind: 'pending' };
+  return { label: `v${summary.version}, up to date`, kind: 'current' };
+}
+
+export const stateBadge = (state) => el('span', { class: `state state-${state.kind}` }, state.label);
+
+function row(channel, summary) {
+  return el(
+    'tr',
+    { dataset: { channel: channel.name } },
+    el('th', { scope: 'row' }, el('a', { href: `#/channels/${encodeURIComponent(channel.name)}` }, channel.name)),
+    el('td', { class: 'num' }, channel.lastSeq),
+    el('td', { class: 'num', 'data-col': 'backlog' }, summary ? summary.pending : '—'),
+    el('td', { 'data-col': 'summary' }, stateBadge(summaryState(summary))),
+    el('td', {}, channel.summariser),
+    el('td', {}, time(summary && summary.updatedAt)),
+  );
+}
+
+/** Loads and renders the list; returns the number of channels. */
+export async function renderChannels({ signal }) {
+  const channels = await getJson('/channels', { signal });
+  const summaries = await mapLimited(channels, SUMMARY_FETCH_CONCURRENCY, (c) =>
+    getJson(`${channelPath(c.name)}/summary`, { signal }).catch((e) => {
+      if (e.status === 401) throw e;
+      return null;
+    }),
+  );
+  const body = $('#channels-table tbody');
+  body.replaceChildren(...channels.map((c, i) => row(c, summaries[i])));
+  show($('#channels-empty'), channels.length === 0);
+  show($('#channels-table'), channels.length > 0);
+  return channels.length;
+}

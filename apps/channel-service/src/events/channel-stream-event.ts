@@ -1,0 +1,40 @@
+import { MessageType } from '@qhorus/api';
+import { ChannelReconfiguredEvent } from '../channels/channel-reconfigured.event';
+import { messageView } from '../messages/message.entity';
+import { MessagePostedEvent } from '../messages/message-posted.event';
+import { SummaryUpdatedEvent } from '../summary/summary-updated.event';
+
+/** The SSE event names clients see (DESIGN §6). */
+export const MESSAGE_POSTED = MessagePostedEvent.NAME;
+export const SUMMARY_UPDATED = SummaryUpdatedEvent.NAME;
+/** Internal only: a channel's members may have changed, so open streams re-check access. */
+export const ACCESS_CHANGED = ChannelReconfiguredEvent.NAME;
+
+export type StreamEventName = typeof MESSAGE_POSTED | typeof SUMMARY_UPDATED | typeof ACCESS_CHANGED;
+
+/**
+ * A channel event in the form the hub delivers and Redis carries between instances: plain
+ * JSON, so it reads the same whichever process emitted it.
+ */
+export interface ChannelStreamEvent {
+  channelId: string;
+  name: StreamEventName;
+  data: Record<string, unknown>;
+  /** An EVENT-type message: sent only to streams that asked for telemetry. */
+  telemetry: boolean;
+}
+
+const json = (value: object): Record<string, unknown> => JSON.parse(JSON.stringify(value));
+
+export function messagePostedStreamEvent(e: MessagePostedEvent): ChannelStreamEvent {
+  return { channelId: e.channelId, name: MESSAGE_POSTED, data: json(messageView(e.message)), telemetry: e.message.type === MessageType.EVENT };
+}
+
+export function summaryUpdatedStreamEvent(e: SummaryUpdatedEvent): ChannelStreamEvent {
+  const data = { channel: e.channelName, version: e.version, coversThroughSeq: e.coversThroughSeq, updatedBy: e.updatedBy };
+  return { channelId: e.channelId, name: SUMMARY_UPDATED, data, telemetry: false };
+}
+
+export function accessChangedStreamEvent(e: ChannelReconfiguredEvent): ChannelStreamEvent {
+  return { channelId: e.channelId, name: ACCESS_CHANGED, data: {}, telemetry: false };
+}

@@ -1,0 +1,34 @@
+import { Controller, Get, Param, Query, Res } from '@nestjs/common';
+import { ApiBearerAuth, ApiProduces, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import { CurrentPrincipal } from '../auth/auth.decorators';
+import { Principal } from '../auth/principal';
+import { ChannelsService } from '../channels/channels.service';
+import { ChannelSubscriptions } from './channel-subscriptions';
+import { EventsQuery } from './dto/events.query';
+import { SseStream } from './sse-stream';
+
+@ApiTags('events')
+@ApiBearerAuth()
+@Controller('channels/:name/events')
+export class EventsController {
+  constructor(
+    private readonly channels: ChannelsService,
+    private readonly subscriptions: ChannelSubscriptions,
+  ) {}
+
+  /**
+   * Server-Sent Events of one channel: `message.posted` (data: the message) and
+   * `summary.updated` (data: {channel, version, coversThroughSeq, updatedBy}), plus heartbeat
+   * comments. Live only: after a reconnect, catch up with GET messages?afterSeq=.
+   */
+  @Get()
+  @ApiProduces('text/event-stream')
+  async stream(@Param('name') name: string, @Query() query: EventsQuery, @CurrentPrincipal() by: Principal, @Res() reply: FastifyReply): Promise<void> {
+    const channel = await this.channels.get(name, by); // 404 (as JSON) before any byte of the stream
+    reply.hijack();
+    const stream = new SseStream(reply.raw);
+    stream.open(`streaming channel ${channel.name}`);
+    this.subscriptions.attach(channel, by, stream, (end) => reply.raw.on('close', end), { includeEvents: query.includeEvents ?? false });
+  }
+}

@@ -1,0 +1,55 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { Principal } from '../auth/principal';
+import { McpTool } from './mcp-tool';
+import { toolError, toolResult } from './tool-result';
+import { AgentTools } from './tools/agent.tools';
+import { ChannelTools } from './tools/channel.tools';
+import { ContextTools } from './tools/context.tools';
+import { MessageTools } from './tools/message.tools';
+import { SummaryTools } from './tools/summary.tools';
+
+export const MCP_SERVER_INFO = { name: 'qhorus', version: '0.1.0' };
+
+/** Told to every client at initialisation: the order in which an agent should use the tools. */
+export const MCP_INSTRUCTIONS =
+  'Qhorus: typed messages in named channels, each with a self-maintaining summary. To join a channel: list_channels, ' +
+  'then get_channel_summary (state so far), then check_messages after_seq=<coversThroughSeq> for what is newer, or ' +
+  'get_channel_context for a ready-made prompt within a token budget. Post with send_message; answer a QUERY or ' +
+  'COMMAND with RESPONSE and its correlation_id.';
+
+/**
+ * Builds one MCP server for one request, bound to the caller: the transport is stateless, so
+ * any instance can serve any call. The tools are built once; only the binding is per request.
+ */
+@Injectable()
+export class McpServerFactory {
+  private readonly logger = new Logger('McpTools');
+  private readonly tools: McpTool[];
+
+  constructor(agents: AgentTools, channels: ChannelTools, messages: MessageTools, summaries: SummaryTools, context: ContextTools) {
+    this.tools = [agents, channels, messages, summaries, context].flatMap((group) => group.tools());
+  }
+
+  get toolNames(): string[] {
+    return this.tools.map((t) => t.name);
+  }
+
+  create(by: Principal): McpServer {
+    const server = new McpServer(MCP_SERVER_INFO, { instructions: MCP_INSTRUCTIONS });
+    for (const tool of this.tools) {
+      server.registerTool(
+        tool.name,
+        { description: tool.description, inputSchema: tool.input, annotations: tool.annotations },
+        async (args: unknown) => {
+          try {
+            return toolResult(await tool.run((args ?? {}) as Record<string, unknown>, by));
+          } catch (error) {
+            return toolError(error, this.logger);
+          }
+        },
+      );
+    }
+    return server;
+  }
+}

@@ -1,0 +1,21 @@
+import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type { z } from 'zod/v4';
+import { Principal } from '../auth/principal';
+import type { ToolArgs } from './tool-args';
+
+/** One MCP tool: what agents see (name, description, arguments) and what it does. */
+export interface McpTool {
+  name: string;
+  description: string;
+  input: z.ZodType;
+  annotations?: ToolAnnotations;
+  /** Runs as the caller; returns the structured result (an object) or throws like REST does. */
+  run(args: ToolArgs, by: Principal): Promise<object>;
+}
+
+/** A group of tools, provided by a Nest provider that holds the services they call. */
+export interface McpToolGroup {
+  tools(): McpTool[];
+}
+
+export type { CallToolResult };

@@ -1,0 +1,70 @@
+import { Controller, Delete, Get, HttpStatus, Logger, Post, Req, Res } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ServerResponse } from 'node:http';
+import { CurrentPrincipal } from '../auth/auth.decorators';
+import { Principal } from '../auth/principal';
+import { McpServerFactory } from './mcp-server.factory';
+
+/** JSON-RPC error codes used outside a tool call. */
+const JSON_RPC_SERVER_ERROR = -32000;
+const JSON_RPC_INTERNAL_ERROR = -32603;
+
+function writeJsonRpcError(res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+}
+
+/**
+ * MCP over Streamable HTTP at POST /mcp (outside the API prefix), stateless: a new server and
+ * transport per request, so no session ties a client to an instance. The global AuthGuard has
+ * already authenticated the bearer token (401 without one), exactly as for REST.
+ */
+@ApiTags('mcp')
+@ApiBearerAuth()
+@Controller('mcp')
+export class McpController {
+  private readonly logger = new Logger('Mcp');
+
+  constructor(private readonly servers: McpServerFactory) {}
+
+  @Post()
+  @ApiOperation({ summary: 'MCP JSON-RPC over Streamable HTTP (stateless); tools/list names the tools' })
+  async handle(@Req() req: FastifyRequest, @Res() reply: FastifyReply, @CurrentPrincipal() by: Principal): Promise<void> {
+    const server = this.servers.create(by);
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    // The transport writes the raw response itself: Fastify must not send anything.
+    reply.hijack();
+    reply.raw.on('close', () => {
+      void transport.close();
+      void server.close();
+    });
+    try {
+      await server.connect(transport);
+      await transport.handleRequest(req.raw, reply.raw, req.body);
+    } catch (err) {
+      this.logger.error({ err }, 'MCP request failed');
+      if (!reply.raw.headersSent) writeJsonRpcError(reply.raw, HttpStatus.INTERNAL_SERVER_ERROR, JSON_RPC_INTERNAL_ERROR, 'Internal server error');
+    }
+  }
+
+  /** No standalone SSE stream in stateless mode (clients fall back to POST responses). */
+  @Get()
+  getNotAllowed(@Res() reply: FastifyReply): void {
+    this.methodNotAllowed(reply);
+  }
+
+  /** No session to delete in stateless mode. */
+  @Delete()
+  deleteNotAllowed(@Res() reply: FastifyReply): void {
+    this.methodNotAllowed(reply);
+  }
+
+  private methodNotAllowed(reply: FastifyReply): void {
+    reply.hijack();
+    writeJsonRpcError(reply.raw, HttpStatus.METHOD_NOT_ALLOWED, JSON_RPC_SERVER_ERROR, 'Method not allowed: this MCP server is stateless; POST JSON-RPC requests to /mcp', {
+      allow: 'POST',
+    });
+  }
+}

@@ -1,0 +1,21 @@
+import { Module } from '@nestjs/common';
+import { AuthModule } from '../auth/auth.module';
+import { ChannelsModule } from '../channels/channels.module';
+import { MessagesModule } from '../messages/messages.module';
+import { ProjectionModule } from '../projection/projection.module';
+import { SummaryModule } from '../summary/summary.module';
+import { McpController } from './mcp.controller';
+import { McpServerFactory } from './mcp-server.factory';
+import { AgentTools } from './tools/agent.tools';
+import { ChannelTools } from './tools/channel.tools';
+import { ContextTools } from './tools/context.tools';
+import { MessageTools } from './tools/message.tools';
+import { SummaryTools } from './tools/summary.tools';
+
+/** The agents' MCP surface: the same services as REST behind snake_case tools. */
+@Module({
+  imports: [AuthModule, ChannelsModule, MessagesModule, SummaryModule, ProjectionModule],
+  controllers: [McpController],
+  providers: [AgentTools, ChannelTools, MessageTools, SummaryTools, ContextTools, McpServerFactory],
+})
+export class McpModule {}

@@ -1,0 +1,89 @@
+import { BadRequestException } from '@nestjs/common';
+import { z } from 'zod/v4';
+import { apiValidationPipe } from '../common/validation.pipe';
+
+type JsonType = 'string' | 'integer' | 'boolean' | 'object' | 'array';
+
+export interface ArgSpec {
+  type: JsonType | JsonType[] | [JsonType, 'null'];
+  description: string;
+  /** Extra JSON Schema keywords shown to agents (items, enum, minimum …). */
+  schema?: Record<string, unknown>;
+}
+
+/**
+ * A tool argument as agents see it in `tools/list`: its JSON type and description. The zod schema
+ * itself accepts any value on purpose: the REST DTO is the one validator, so a bad argument gets
+ * exactly the REST error message (see `toDto`).
+ */
+function describedArg(spec: ArgSpec, optional: boolean) {
+  const base = optional ? z.unknown().optional() : z.unknown();
+  return base.meta({ type: spec.type, description: spec.description, ...spec.schema });
+}
+
+export const required = (spec: ArgSpec) => describedArg(spec, false);
+export const optional = (spec: ArgSpec) => describedArg(spec, true);
+
+/** A tool's input schema: its arguments, and unknown ones let through to be refused by name. */
+export function toolInput(shape: Record<string, z.ZodType>) {
+  return z.looseObject(shape);
+}
+
+export const CHANNEL_ARG = required({ type: 'string', description: 'The channel name (a slug such as "planning").' });
+
+export type ToolArgs = Record<string, unknown>;
+
+const pipe = apiValidationPipe();
+
+/** Runs plain values through a REST DTO with the REST pipe: same rules, same error messages. */
+export function validateDto<T extends object>(dto: new () => T, plain: ToolArgs): Promise<T> {
+  return pipe.transform(plain, { type: 'body', metatype: dto, data: '' });
+}
+
+/**
+ * Maps snake_case tool arguments onto a DTO's fields (`renames`: argument → field; several
+ * arguments may name one field as aliases) and validates them with the REST pipe. Arguments the
+ * tool does not declare are refused by name, as REST refuses unknown body fields. `omit` lists
+ * arguments the tool handles itself (channel, idempotency_key).
+ */
+export async function toDto<T extends object>(dto: new () => T, args: ToolArgs, renames: Record<string, string>, omit: string[] = []): Promise<T> {
+  return validateDto(dto, renameArgs(args, renames, omit));
+}
+
+/** For tools without arguments beyond `handled`: refuses any other by name. */
+export function noArgs(args: ToolArgs, handled: string[] = []): void {
+  renameArgs(args, {}, handled);
+}
+
+function renameArgs(args: ToolArgs, renames: Record<string, string>, omit: string[] = []): ToolArgs {
+  const plain: ToolArgs = {};
+  const from: Record<string, string> = {};
+  const unknown: string[] = [];
+  for (const [key, value] of Object.entries(args)) {
+    if (omit.includes(key) || value === undefined) continue;
+    const field = renames[key];
+    if (!field) {
+      unknown.push(key);
+      continue;
+    }
+    if (field in plain && plain[field] !== value) throw invalid(field, `give ${from[field]} or ${key}, not both`);
+    plain[field] = value;
+    from[field] = key;
+  }
+  if (unknown.length > 0) {
+    const details = unknown.map((field) => ({ field, problems: [`property ${field} should not exist`] }));
+    throw new BadRequestException({ message: `Invalid request: ${details.map((d) => d.problems[0]).join('; ')}`, details });
+  }
+  return plain;
+}
+
+function invalid(field: string, problem: string): BadRequestException {
+  return new BadRequestException({ message: `Invalid request: ${problem}`, details: [{ field, problems: [problem] }] });
+}
+
+/** The `channel` argument every channel tool takes (REST has it in the path). */
+export function channelArg(args: ToolArgs): string {
+  const channel = args.channel;
+  if (typeof channel !== 'string' || channel.length === 0) throw invalid('channel', 'channel must be the name of a channel');
+  return channel;
+}

@@ -1,0 +1,33 @@
+import { ForbiddenException, Injectable } from '@nestjs/common';
+import { AuthService } from '../../auth/auth.service';
+import { RegisterAgentDto } from '../../auth/dto/register-agent.dto';
+import { isAdmin } from '../../auth/principal';
+import { McpTool, McpToolGroup } from '../mcp-tool';
+import { required, toDto, toolInput } from '../tool-args';
+
+@Injectable()
+export class AgentTools implements McpToolGroup {
+  constructor(private readonly auth: AuthService) {}
+
+  tools(): McpTool[] {
+    return [
+      {
+        name: 'register',
+        description:
+          'Admin only (call with the admin token). Registers a new agent and returns {name, token}. The token is shown this ' +
+          'once: hand it to the agent, which sends it as "Authorization: Bearer <token>" on every MCP and REST call. The ' +
+          'name becomes the sender of that agent\'s messages; a taken name fails.',
+        input: toolInput({
+          name: required({ type: 'string', description: 'Unique agent name: 1-64 letters, digits, ".", "_" or "-".' }),
+        }),
+        annotations: { destructiveHint: false, idempotentHint: false },
+        run: async (args, by) => {
+          if (!isAdmin(by)) throw new ForbiddenException('This tool needs the admin token');
+          const dto = await toDto(RegisterAgentDto, args, { name: 'name' });
+          const { agent, token } = await this.auth.register(dto.name);
+          return { name: agent.name, token, createdAt: agent.createdAt };
+        },
+      },
+    ];
+  }
+}

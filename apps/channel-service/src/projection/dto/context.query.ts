@@ -1,0 +1,36 @@
+import { Transform } from 'class-transformer';
+import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
+import { AGENT_NAME_PATTERN } from '../../auth/dto/register-agent.dto';
+import { CONTEXT_FORMATS, ContextFormat } from '../context-format';
+import { MAX_CONTEXT_MAX_TOKENS, MAX_KEEP_LAST, MIN_CONTEXT_MAX_TOKENS } from '../projection-limits';
+
+const toInt = ({ value }: { value: unknown }) => (typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : value);
+
+export class ContextQuery {
+  /** Whose point of view: their messages become `assistant` turns (default: the caller). */
+  @IsOptional()
+  @IsString()
+  @Matches(AGENT_NAME_PATTERN, { message: 'viewer must be an agent name' })
+  viewer?: string;
+
+  /** How many of the newest messages are always verbatim (default 10, fewer if maxTokens is small). */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(MAX_KEEP_LAST)
+  keepLast?: number;
+
+  /** Token budget of the whole projection (default 4000). */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(MIN_CONTEXT_MAX_TOKENS)
+  @Max(MAX_CONTEXT_MAX_TOKENS)
+  maxTokens?: number;
+
+  /** anthropic (default), openai or text. */
+  @IsOptional()
+  @IsIn(CONTEXT_FORMATS, { message: `format must be one of ${CONTEXT_FORMATS.join(', ')}` })
+  format?: ContextFormat;
+}

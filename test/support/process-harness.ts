@@ -1,0 +1,221 @@
+import { ChildProcess, execFile, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { freePort } from './free-port';
+import { ApiClient, waitFor } from './http';
+import { TEST_ADMIN_TOKEN } from './test-app';
+
+/**
+ * Runs the BUILT service (`node dist/…/main.js`) as child processes, so tests can send real
+ * signals, run several instances side by side (QHORUS_ROLE=api|worker), and restart them.
+ */
+
+const ROOT = join(__dirname, '..', '..');
+export const SERVICE_ENTRY = join(ROOT, 'dist/apps/channel-service/src/main.js');
+/** What the build reads; the same list as scripts/start.js. */
+const SOURCES = ['apps', 'libs', 'migrations', 'package.json', 'tsconfig.json', 'tsconfig.build.json'];
+const BUILD_LOCK = join(ROOT, 'dist', '.e2e-build.lock');
+const BUILD_TIMEOUT_MS = 300_000;
+const LOCK_POLL_MS = 500;
+const START_TIMEOUT_MS = 60_000;
+const STOP_TIMEOUT_MS = 60_000;
+/** Lines of a child's output kept for the failure message. */
+const OUTPUT_LINES_KEPT = 400;
+
+function newestMtime(path: string): number {
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return readdirSync(path).reduce((max, name) => Math.max(max, newestMtime(join(path, name))), stat.mtimeMs);
+}
+
+function isBuildStale(): boolean {
+  if (!existsSync(SERVICE_ENTRY)) return true;
+  const built = statSync(SERVICE_ENTRY).mtimeMs;
+  return SOURCES.some((s) => existsSync(join(ROOT, s)) && newestMtime(join(ROOT, s)) > built);
+}
+
+/**
+ * Builds the service when dist is missing or older than a source. Several jest workers may ask
+ * at once: a lock directory makes one of them build while the others wait for it.
+ */
+export async function ensureServiceBuilt(): Promise<void> {
+  if (!isBuildStale()) return;
+  mkdirSync(join(ROOT, 'dist'), { recursive: true });
+  const deadline = Date.now() + BUILD_TIMEOUT_MS;
+  for (;;) {
+    try {
+      mkdirSync(BUILD_LOCK);
+      break;
+    } catch {
+      if (Date.now() > deadline) throw new Error(`timed out waiting for another build (remove ${BUILD_LOCK} if stale)`);
+      await new Promise((r) => setTimeout(r, LOCK_POLL_MS));
+      if (!isBuildStale()) return;
+    }
+  }
+  try {
+    if (!isBuildStale()) return;
+    const started = Date.now();
+    try {
+      await promisify(execFile)('npx', ['nest', 'build'], { cwd: ROOT, timeout: BUILD_TIMEOUT_MS, maxBuffer: 16 * 1024 * 1024 });
+    } catch (err) {
+      // tsc still emits on type errors; only a missing or old entry point is fatal.
+      if (!existsSync(SERVICE_ENTRY) || statSync(SERVICE_ENTRY).mtimeMs < started) {
+        throw new Error(`nest build failed: ${(err as { stdout?: string }).stdout ?? ''}${(err as Error).message}`);
+      }
+    }
+  } finally {
+    rmSync(BUILD_LOCK, { recursive: true, force: true });
+  }
+}
+
+export interface ExitStatus {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+/** One running service process. */
+export class ServiceProcess {
+  private readonly lines: string[] = [];
+  private readonly exited: Promise<ExitStatus>;
+  private exitStatus: ExitStatus | null = null;
+
+  constructor(
+    readonly name: string,
+    readonly baseUrl: string,
+    private readonly child: ChildProcess,
+  ) {
+    this.exited = new Promise((resolve) =>
+      child.once('exit', (code, signal) => {
+        this.exitStatus = { code, signal };
+        resolve(this.exitStatus);
+      }),
+    );
+    for (const stream of [child.stdout!, child.stderr!]) {
+      let partial = '';
+      stream.setEncoding('utf8');
+      stream.on('data', (chunk: string) => {
+        const parts = (partial + chunk).split('\n');
+        partial = parts.pop()!;
+        for (const line of parts) this.record(line);
+      });
+    }
+  }
+
+  get pid(): number {
+    return this.child.pid!;
+  }
+
+  get hasExited(): boolean {
+    return this.exitStatus !== null;
+  }
+
+  get admin(): ApiClient {
+    return new ApiClient(this.baseUrl, TEST_ADMIN_TOKEN);
+  }
+
+  client(token?: string): ApiClient {
+    return new ApiClient(this.baseUrl, token);
+  }
+
+  /** The child's structured log lines (JSON parsed; other lines as `{ text }`). */
+  logs(): Record<string, any>[] {
+    return this.lines.map((line) => {
+      try {
+        return JSON.parse(line);
+      } catch {
+        return { text: line };
+      }
+    });
+  }
+
+  output(): string {
+    return this.lines.join('\n');
+  }
+
+  /** Sends `signal` and waits for the process to exit. */
+  async stop(signal: NodeJS.Signals = 'SIGTERM', timeoutMs = STOP_TIMEOUT_MS): Promise<ExitStatus> {
+    if (!this.exitStatus) this.child.kill(signal);
+    const timer = new Promise<never>((_, reject) =>
+      setTimeout(() => reject(new Error(`${this.name} did not exit within ${timeoutMs} ms of ${signal}:\n${this.tail()}`)), timeoutMs).unref(),
+    );
+    return Promise.race([this.exited, timer]);
+  }
+
+  /** Last resort for afterAll: SIGKILL if still running. */
+  async kill(): Promise<void> {
+    if (!this.exitStatus) {
+      this.child.kill('SIGKILL');
+      await this.exited;
+    }
+  }
+
+  waitForExit(): Promise<ExitStatus> {
+    return this.exited;
+  }
+
+  tail(lines = 40): string {
+    return this.lines.slice(-lines).join('\n');
+  }
+
+  private record(line: string): void {
+    this.lines.push(line);
+    if (this.lines.length > OUTPUT_LINES_KEPT) this.lines.shift();
+  }
+}
+
+export interface ServiceOptions {
+  /** Shown in failure messages. */
+  name: string;
+  databaseUrl: string;
+  redisUrl?: string;
+  queuePrefix: string;
+  role?: 'api' | 'worker' | 'all';
+  /** More knobs (strings, as in a real environment). */
+  env?: Record<string, string>;
+}
+
+/** Answers any HTTP request at all (whatever the status): the process is listening. */
+async function isListening(baseUrl: string): Promise<boolean> {
+  try {
+    await fetch(`${baseUrl}/health/live`);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Starts the built service with a clean environment and waits until it listens. */
+export async function startServiceProcess(options: ServiceOptions): Promise<ServiceProcess> {
+  await ensureServiceBuilt();
+  const port = await freePort();
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? '/tmp',
+    DATABASE_URL: options.databaseUrl,
+    QHORUS_QUEUE_PREFIX: options.queuePrefix,
+    QHORUS_ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+    QHORUS_ROLE: options.role ?? 'all',
+    QHORUS_JOB_BACKOFF_MS: '100',
+    QHORUS_SWEEP_INTERVAL_MS: '500',
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    LOG_LEVEL: 'info',
+    ...(options.redisUrl ? { REDIS_URL: options.redisUrl } : {}),
+    ...options.env,
+  };
+  const child = spawn(process.execPath, [SERVICE_ENTRY], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const service = new ServiceProcess(options.name, `http://127.0.0.1:${port}`, child);
+  try {
+    await Promise.race([
+      waitFor(() => isListening(service.baseUrl), `${options.name} to listen`, START_TIMEOUT_MS),
+      service.waitForExit().then((status) => {
+        throw new Error(`${options.name} exited during start-up (${JSON.stringify(status)})`);
+      }),
+    ]);
+  } catch (err) {
+    await service.kill();
+    throw new Error(`${(err as Error).message}\n${service.tail()}`);
+  }
+  return service;
+}
