@@ -142,7 +142,7 @@ async function main() {
       // Same headers on the wire for both servers (the baseline ignores the token).
       const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
       const postPaths = (channels) => channels.map((n) => `/api/v1/channels/${n}/messages`);
-      const baselinePost = { url: baseline.url, paths: postPaths(POST_CHANNELS), headers };
+      const baselinePost = { url: baseline.url, pid: baseline.pid, paths: postPaths(POST_CHANNELS), headers };
 
       if (wants('post')) {
         report.figures.push({
@@ -151,7 +151,7 @@ async function main() {
             method: 'POST',
             body: cfg.POST_BODY,
             baseline: baselinePost,
-            service: { url: service.url, paths: postPaths(POST_CHANNELS), headers, dbUrl: serviceDb.url },
+            service: { url: service.url, pid: service.pid, paths: postPaths(POST_CHANNELS), headers, dbUrl: serviceDb.url },
           })),
           target: cfg.TARGETS.POST_RATIO,
         });
@@ -161,7 +161,7 @@ async function main() {
             method: 'POST',
             body: cfg.POST_BODY,
             baseline: baselinePost,
-            service: { url: service.url, paths: postPaths(NO_SUMMARY_CHANNELS), headers },
+            service: { url: service.url, pid: service.pid, paths: postPaths(NO_SUMMARY_CHANNELS), headers },
           })),
           target: cfg.TARGETS.POST_RATIO,
         });
@@ -175,8 +175,8 @@ async function main() {
           ...(await compare({
             title: `GET summary (${textBytes} B of summary text)`,
             method: 'GET',
-            baseline: { url: baseline.url, paths: getPaths, headers: { authorization: headers.authorization } },
-            service: { url: service.url, paths: getPaths, headers: { authorization: headers.authorization } },
+            baseline: { url: baseline.url, pid: baseline.pid, paths: getPaths, headers: { authorization: headers.authorization } },
+            service: { url: service.url, pid: service.pid, paths: getPaths, headers: { authorization: headers.authorization } },
           })),
           target: cfg.TARGETS.GET_SUMMARY_RATIO,
         });

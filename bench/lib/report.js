@@ -3,6 +3,7 @@ const { TARGETS } = require('../config');
 
 const int = (n) => Math.round(n).toLocaleString('en-US');
 const ms = (n) => (Number.isFinite(n) ? `${n.toFixed(n < 10 ? 1 : 0)} ms` : 'n/a');
+const us = (n) => (Number.isFinite(n) ? `${Math.round(n)} µs` : 'n/a');
 const pct = (n) => `${(n * 100).toFixed(0)} %`;
 const verdict = (ok) => (ok ? 'PASS' : 'MISS');
 
@@ -10,15 +11,16 @@ const verdict = (ok) => (ok ? 'PASS' : 'MISS');
 function renderReport({ figures, freshness, heuristic, linearity }) {
   const lines = [];
   if (figures.length > 0) {
-    lines.push('| figure | baseline req/s | service req/s | ratio (target) | baseline p50 / p99 | service p50 / p99 | p99 ÷ baseline (target ≤ 3) | |');
-    lines.push('|---|---:|---:|---:|---:|---:|---:|---|');
+    lines.push('| figure | baseline req/s | service req/s | ratio (target) | baseline p50 / p99 | service p50 / p99 | p99 ÷ baseline (target ≤ 3) | server CPU per request, baseline / service | |');
+    lines.push('|---|---:|---:|---:|---:|---:|---:|---:|---|');
     for (const f of figures) {
       const ratio = f.service.rps / f.baseline.rps;
       const p99Factor = f.service.p99 / f.baseline.p99;
       const ok = ratio >= f.target && p99Factor <= TARGETS.P99_FACTOR;
       lines.push(
         `| ${f.title} | ${int(f.baseline.rps)} | ${int(f.service.rps)} | ${pct(ratio)} (≥ ${pct(f.target)}) | ` +
-          `${ms(f.baseline.p50)} / ${ms(f.baseline.p99)} | ${ms(f.service.p50)} / ${ms(f.service.p99)} | ${p99Factor.toFixed(2)}× | ${verdict(ok)} |`,
+          `${ms(f.baseline.p50)} / ${ms(f.baseline.p99)} | ${ms(f.service.p50)} / ${ms(f.service.p99)} | ${p99Factor.toFixed(2)}× | ` +
+          `${us(f.baseline.cpuUsPerRequest)} / ${us(f.service.cpuUsPerRequest)} | ${verdict(ok)} |`,
       );
     }
     lines.push('');

@@ -32,7 +32,7 @@ async function drainSummaries(dbUrl) {
  */
 async function compare({ title, method, body, baseline, service }) {
   const run = async (target, durationS) => {
-    const r = await runLoad({ url: target.url, method, paths: target.paths, headers: target.headers, body, durationS });
+    const r = await runLoad({ url: target.url, method, paths: target.paths, headers: target.headers, body, durationS, pid: target.pid });
     if (target.dbUrl) r.drainMs = await drainSummaries(target.dbUrl);
     await sleep(SETTLE_MS);
     return r;
@@ -46,10 +46,16 @@ async function compare({ title, method, body, baseline, service }) {
     for (const who of order) {
       const r = await run(who === 'baseline' ? baseline : service, DURATION_S);
       runs[who].push(r);
-      process.stderr.write(`  ${title}: round ${round + 1} ${who.padEnd(8)} ${Math.round(r.rps)} req/s p50 ${r.p50} ms p99 ${r.p99} ms\n`);
+      process.stderr.write(`  ${title}: round ${round + 1} ${who.padEnd(8)} ${Math.round(r.rps)} req/s p50 ${r.p50} ms p99 ${r.p99} ms, ${Math.round(r.cpuUsPerRequest)} µs CPU/req\n`);
     }
   }
-  const summarise = (rs) => ({ rps: median(rs.map((r) => r.rps)), p50: median(rs.map((r) => r.p50)), p99: median(rs.map((r) => r.p99)), runs: rs });
+  const summarise = (rs) => ({
+    rps: median(rs.map((r) => r.rps)),
+    p50: median(rs.map((r) => r.p50)),
+    p99: median(rs.map((r) => r.p99)),
+    cpuUsPerRequest: median(rs.map((r) => r.cpuUsPerRequest)),
+    runs: rs,
+  });
   return { title, baseline: summarise(runs.baseline), service: summarise(runs.service) };
 }
 

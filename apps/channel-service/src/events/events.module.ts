@@ -20,7 +20,7 @@ import { RedisEventFanout } from './redis-event-fanout';
       provide: EventFanout,
       inject: [AppConfig, ChannelEventHub],
       useFactory: (config: AppConfig, hub: ChannelEventHub): EventFanout =>
-        false ? new RedisEventFanout(config.REDIS_URL, config.QHORUS_QUEUE_PREFIX, (e) => hub.deliver(e)) : new LocalOnlyFanout(),
+        config.REDIS_URL ? new RedisEventFanout(config.REDIS_URL, config.QHORUS_QUEUE_PREFIX, (e) => hub.deliver(e)) : new LocalOnlyFanout(),
     },
   ],
 })
