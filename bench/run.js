@@ -3,7 +3,7 @@
 // `npm run bench`: builds the service, starts it in production mode (Postgres + BullMQ) next to
 // a bare Fastify + pg baseline, and measures the figures of docs/benchmarks.md.
 //   --only=post,get,freshness,heuristic,linearity   a subset (default: all)
-//   --profile                                       service under `node --cpu-prof` (profile path printed)
+//   --profile                                       both servers under `node --cpu-prof` (see bench/tools/)
 //   --no-build                                      reuse dist/
 // Durations: BENCH_DURATION_S, BENCH_ROUNDS, BENCH_WARMUP_S (see bench/config.js).
 const { execFileSync, execSync } = require('node:child_process');
@@ -18,7 +18,7 @@ const { startServer } = require('./lib/processes');
 const { deleteRedisPrefix } = require('./lib/redis');
 const { renderReport } = require('./lib/report');
 const { runStamp } = require('./lib/stamp');
-const { compare, drainSummaries } = require('./scenarios/throughput');
+const { compare, drainSummaries, measuredWindows } = require('./scenarios/throughput');
 const { measureFreshness } = require('./scenarios/freshness');
 
 const ALL = ['post', 'get', 'freshness', 'heuristic', 'linearity'];
@@ -107,10 +107,11 @@ async function main() {
       await createBaselineChannels(baselineDb.url, POST_CHANNELS);
 
       if (args.includes('--profile')) mkdirSync(PROFILE_DIR, { recursive: true });
+      const profileArgs = args.includes('--profile') ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
       const service = await startServer({
         label: 'service',
         script: dist.SERVICE_ENTRY,
-        nodeArgs: args.includes('--profile') ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [],
+        nodeArgs: profileArgs,
         readyPath: '/health',
         env: {
           NODE_ENV: 'production',
@@ -128,6 +129,7 @@ async function main() {
       const baseline = await startServer({
         label: 'baseline',
         script: join(__dirname, 'baseline/server.js'),
+        nodeArgs: profileArgs,
         readyPath: '/health',
         env: { NODE_ENV: 'production', DATABASE_URL: baselineDb.url, POOL_SIZE: String(poolSize) },
       });
@@ -192,7 +194,10 @@ async function main() {
       admin.close();
       await baseline.stop();
       await service.stop();
-      if (args.includes('--profile')) log(`service CPU profile(s) in ${PROFILE_DIR}`);
+      if (args.includes('--profile')) {
+        writeFileSync(join(PROFILE_DIR, 'windows.json'), JSON.stringify(measuredWindows, null, 2));
+        log(`CPU profiles (service pid ${service.pid}, baseline pid ${baseline.pid}) in ${PROFILE_DIR}; measured runs in windows.json: node bench/tools/cpu-profile-top.js <profile> --window=<figure>`);
+      }
     }
     if (wants('heuristic')) {
       log('  heuristic summariser: in process, pinned to one CPU');

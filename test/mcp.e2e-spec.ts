@@ -208,7 +208,7 @@ describe('MCP: the agents\' tools over Streamable HTTP, with the official client
       });
       expect(res.status).toBe(200);
       expect(res.headers.get('mcp-session-id')).toBeNull();
-      const body = await res.json();
+      const body: any = await res.json();
       expect(body).toMatchObject({ jsonrpc: '2.0', id: 7 });
       expect(body.result.structuredContent.channels.map((c: any) => c.name)).toContain('mcp-release');
     });

@@ -95,7 +95,7 @@ describe('projection: GET /api/v1/channels/{name}/context', () => {
       ['format=xml', /format must be one of anthropic, openai, text/],
       ['maxTokens=10', /maxTokens must not be less than 256/],
       ['keepLast=-1', /keepLast must not be less than 0/],
-      ['keepLast=100&maxTokens=300', /maxTokens 300 cannot hold keepLast 100: give maxTokens ≥ 6528 or keepLast ≤ 0/],
+      ['keepLast=100&maxTokens=300', /maxTokens 300 cannot hold keepLast 100: give maxTokens ≥ 6528 or keepLast ≤ 2/],
       ['viewer=not%20a%20name', /viewer must be an agent name/],
       ['colour=red', /property colour should not exist/],
     ];

@@ -7,6 +7,10 @@ const { withClient } = require('../lib/postgres');
 const { median } = require('../lib/stats');
 
 const DRAIN_POLL_MS = 100;
+/** CLOCK_MONOTONIC in µs: the clock V8 stamps CPU profile samples with, so windows line up. */
+const monotonicUs = () => Number(process.hrtime.bigint() / 1000n);
+/** The measured runs (title, server pid, from, to), for the cpu-profile tools' `--window`. */
+const measuredWindows = [];
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /** Waits until no service channel has a due backlog (its summary jobs have caught up). */
@@ -31,8 +35,10 @@ async function drainSummaries(dbUrl) {
  * leaves behind never eat into the next baseline run.
  */
 async function compare({ title, method, body, baseline, service }) {
-  const run = async (target, durationS) => {
+  const run = async (target, durationS, measured = false) => {
+    const from = monotonicUs();
     const r = await runLoad({ url: target.url, method, paths: target.paths, headers: target.headers, body, durationS, pid: target.pid });
+    if (measured) measuredWindows.push({ title, pid: target.pid, fromUs: from, toUs: monotonicUs() });
     if (target.dbUrl) r.drainMs = await drainSummaries(target.dbUrl);
     await sleep(SETTLE_MS);
     return r;
@@ -44,7 +50,7 @@ async function compare({ title, method, body, baseline, service }) {
   for (let round = 0; round < ROUNDS; round++) {
     const order = round % 2 === 0 ? ['baseline', 'service'] : ['service', 'baseline'];
     for (const who of order) {
-      const r = await run(who === 'baseline' ? baseline : service, DURATION_S);
+      const r = await run(who === 'baseline' ? baseline : service, DURATION_S, true);
       runs[who].push(r);
       process.stderr.write(`  ${title}: round ${round + 1} ${who.padEnd(8)} ${Math.round(r.rps)} req/s p50 ${r.p50} ms p99 ${r.p99} ms, ${Math.round(r.cpuUsPerRequest)} µs CPU/req\n`);
     }
@@ -59,4 +65,4 @@ async function compare({ title, method, body, baseline, service }) {
   return { title, baseline: summarise(runs.baseline), service: summarise(runs.service) };
 }
 
-module.exports = { compare, drainSummaries };
+module.exports = { compare, drainSummaries, measuredWindows };

@@ -16,7 +16,7 @@ export function expectValidProjection(projection: any): any {
 
 /** GET /channels/{name}/context, checked by `expectValidProjection`. */
 export async function getContext(client: ApiClient, channel: string, params: Record<string, string | number> = {}): Promise<any> {
-  const query = new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)])).toString();
+  const query = new URLSearchParams(Object.entries(params).map(([k, v]): [string, string] => [k, String(v)])).toString();
   const res = await client.get(`/api/v1/channels/${channel}/context${query ? `?${query}` : ''}`);
   if (res.status !== 200) throw new Error(`context failed: ${res.status} ${JSON.stringify(res.body)}`);
   return expectValidProjection(res.body);

@@ -31,10 +31,6 @@ export class McpServerFactory {
     this.tools = [agents, channels, messages, summaries, context].flatMap((group) => group.tools());
   }
 
-  get toolNames(): string[] {
-    return this.tools.map((t) => t.name);
-  }
-
   create(by: Principal): McpServer {
     const server = new McpServer(MCP_SERVER_INFO, { instructions: MCP_INSTRUCTIONS });
     for (const tool of this.tools) {

@@ -1,4 +1,4 @@
-import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod/v4';
 import { Principal } from '../auth/principal';
 import type { ToolArgs } from './tool-args';
@@ -17,5 +17,3 @@ export interface McpTool {
 export interface McpToolGroup {
   tools(): McpTool[];
 }
-
-export type { CallToolResult };

@@ -1,0 +1,126 @@
+import { NotFoundException } from '@nestjs/common';
+import type { ServerResponse } from 'node:http';
+import { ADMIN, Principal } from '../auth/principal';
+import { Channel } from '../channels/channel.entity';
+import { ChannelsService } from '../channels/channels.service';
+import { ChannelEventHub } from './channel-event-hub';
+import { ACCESS_CHANGED, ChannelStreamEvent, MESSAGE_POSTED, SUMMARY_UPDATED } from './channel-stream-event';
+import { ChannelSubscriptions } from './channel-subscriptions';
+import { SSE_HEARTBEAT_MS, SSE_MAX_BUFFERED_BYTES } from './sse-limits';
+import { SseStream } from './sse-stream';
+
+/** Just enough of a ServerResponse to see what an SseStream writes. */
+class FakeResponse {
+  chunks: string[] = [];
+  writableEnded = false;
+  destroyed = false;
+  writableLength = 0;
+  writeHead() {
+    return this;
+  }
+  write(chunk: string) {
+    this.chunks.push(chunk);
+    return true;
+  }
+  end() {
+    this.writableEnded = true;
+  }
+  destroy() {
+    this.destroyed = true;
+  }
+  get text() {
+    return this.chunks.join('');
+  }
+}
+
+const CHANNEL = { id: '7', name: 'ops', members: ['bob'] } as Channel;
+const BOB: Principal = { kind: 'agent', name: 'bob' };
+const event = (name: ChannelStreamEvent['name'], data: Record<string, unknown> = {}, telemetry = false, channelId = '7'): ChannelStreamEvent => ({
+  channelId,
+  name,
+  data,
+  telemetry,
+});
+
+describe('ChannelSubscriptions', () => {
+  let hub: ChannelEventHub;
+  let channels: { get: jest.Mock };
+  let subscriptions: ChannelSubscriptions;
+
+  function open(by: Principal = BOB, includeEvents = false) {
+    const res = new FakeResponse();
+    const stream = new SseStream(res as unknown as ServerResponse);
+    stream.open('hello');
+    let clientGone = () => {};
+    subscriptions.attach(CHANNEL, by, stream, (end) => (clientGone = end), { includeEvents });
+    return { res, goAway: () => clientGone() };
+  }
+
+  beforeEach(() => {
+    jest.useFakeTimers();
+    hub = new ChannelEventHub();
+    channels = { get: jest.fn().mockResolvedValue(CHANNEL) };
+    subscriptions = new ChannelSubscriptions(hub, channels as unknown as ChannelsService);
+  });
+  afterEach(() => jest.useRealTimers());
+
+  it('sends its channel\'s events as SSE frames, and telemetry only when asked', () => {
+    const plain = open();
+    const all = open(BOB, true);
+    hub.deliver(event(MESSAGE_POSTED, { seq: 1 }));
+    hub.deliver(event(MESSAGE_POSTED, { seq: 2 }, true));
+    hub.deliver(event(SUMMARY_UPDATED, { version: 1 }));
+    hub.deliver(event(MESSAGE_POSTED, { seq: 9 }, false, 'another-channel'));
+    expect(plain.res.text).toBe('retry: 3000\n: hello\n\nevent: message.posted\ndata: {"seq":1}\n\nevent: summary.updated\ndata: {"version":1}\n\n');
+    expect(all.res.text).toContain('data: {"seq":2}');
+  });
+
+  it('writes a heartbeat comment every SSE_HEARTBEAT_MS', () => {
+    const { res } = open();
+    jest.advanceTimersByTime(SSE_HEARTBEAT_MS * 2);
+    expect(res.text.match(/: heartbeat\n\n/g)).toHaveLength(2);
+  });
+
+  it('cleans up when the client goes away: no more writes, no listener, no timer', () => {
+    const { res, goAway } = open();
+    goAway();
+    expect(subscriptions.openCount).toBe(0);
+    expect(hub.subscriberCount).toBe(0);
+    const written = res.text;
+    hub.deliver(event(MESSAGE_POSTED, { seq: 1 }));
+    jest.advanceTimersByTime(SSE_HEARTBEAT_MS * 3);
+    expect(res.text).toBe(written);
+    expect(jest.getTimerCount()).toBe(0);
+  });
+
+  it('ends the stream of a caller who lost access when members change, and keeps the others', async () => {
+    const lost = open(BOB);
+    const admin = open(ADMIN);
+    channels.get.mockImplementation(async (_: string, by: Principal) => {
+      if (by.kind !== 'admin') throw new NotFoundException();
+      return CHANNEL;
+    });
+    hub.deliver(event(ACCESS_CHANGED));
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(lost.res.writableEnded).toBe(true);
+    expect(admin.res.writableEnded).toBe(false);
+    expect(subscriptions.openCount).toBe(1);
+  });
+
+  it('ends every stream at shutdown, so the server can close', () => {
+    const a = open();
+    const b = open();
+    subscriptions.beforeApplicationShutdown();
+    expect([a.res.writableEnded, b.res.writableEnded]).toEqual([true, true]);
+    expect(subscriptions.openCount).toBe(0);
+  });
+
+  it('cuts off a client that stopped reading instead of buffering without bound', () => {
+    const { res } = open();
+    res.writableLength = SSE_MAX_BUFFERED_BYTES + 1;
+    hub.deliver(event(MESSAGE_POSTED, { seq: 1 }));
+    expect(res.destroyed).toBe(true);
+    expect(res.text).not.toContain('seq');
+  });
+});

@@ -1,0 +1,62 @@
+import { BadRequestException } from '@nestjs/common';
+import { z } from 'zod/v4';
+import { CreateChannelDto } from '../channels/dto/create-channel.dto';
+import { channelArg, noArgs, optional, required, toDto, toolInput } from './tool-args';
+
+const CREATE_RENAMES = { name: 'name', update_after_messages: 'summaryThreshold', summary_threshold: 'summaryThreshold' };
+
+async function rejection(work: Promise<unknown> | (() => unknown)): Promise<{ message: string; details: unknown }> {
+  try {
+    await (typeof work === 'function' ? work() : work);
+  } catch (e) {
+    expect(e).toBeInstanceOf(BadRequestException);
+    return (e as BadRequestException).getResponse() as { message: string; details: unknown };
+  }
+  throw new Error('expected a 400');
+}
+
+describe('tool arguments', () => {
+  it('maps snake_case onto the REST DTO and validates it with the REST pipe', async () => {
+    const dto = await toDto(CreateChannelDto, { name: 'ops', update_after_messages: 5 }, CREATE_RENAMES);
+    expect(dto).toBeInstanceOf(CreateChannelDto);
+    expect(dto).toEqual({ name: 'ops', summaryThreshold: 5 });
+    expect(await rejection(toDto(CreateChannelDto, { name: 'Bad Name', update_after_messages: 0 }, CREATE_RENAMES))).toEqual({
+      message: expect.stringMatching(/^Invalid request: name must be a slug.*; summaryThreshold must not be less than 1$/),
+      details: [expect.objectContaining({ field: 'name' }), { field: 'summaryThreshold', problems: ['summaryThreshold must not be less than 1'] }],
+    });
+  });
+
+  it('accepts aliases that agree and refuses ones that differ', async () => {
+    expect(await toDto(CreateChannelDto, { name: 'ops', update_after_messages: 5, summary_threshold: 5 }, CREATE_RENAMES)).toEqual({ name: 'ops', summaryThreshold: 5 });
+    expect((await rejection(toDto(CreateChannelDto, { name: 'ops', update_after_messages: 5, summary_threshold: 6 }, CREATE_RENAMES))).message).toBe(
+      'Invalid request: give update_after_messages or summary_threshold, not both',
+    );
+  });
+
+  it('refuses undeclared arguments by name, even when they are DTO fields', async () => {
+    expect((await rejection(toDto(CreateChannelDto, { name: 'ops', members: ['x'], colour: 'red' }, CREATE_RENAMES))).message).toBe(
+      'Invalid request: property members should not exist; property colour should not exist',
+    );
+    expect((await rejection(() => noArgs({ channel: 'ops', extra: 1 }, ['channel']))).message).toBe('Invalid request: property extra should not exist');
+  });
+
+  it('requires channel to be a non-empty string', async () => {
+    expect(channelArg({ channel: 'ops' })).toBe('ops');
+    for (const bad of [{}, { channel: '' }, { channel: 3 }]) {
+      expect((await rejection(() => channelArg(bad))).message).toBe('Invalid request: channel must be the name of a channel');
+    }
+  });
+
+  it('advertises JSON types to agents while accepting any value for the DTO to judge', () => {
+    const input = toolInput({
+      channel: required({ type: 'string', description: 'the channel' }),
+      after_seq: optional({ type: 'integer', description: 'from', schema: { minimum: 0 } }),
+    });
+    expect(z.toJSONSchema(input, { io: 'input' })).toMatchObject({
+      type: 'object',
+      properties: { channel: { type: 'string', description: 'the channel' }, after_seq: { type: 'integer', minimum: 0 } },
+      required: ['channel'],
+    });
+    expect(input.safeParse({ after_seq: 'not a number', other: true }).success).toBe(true);
+  });
+});
