@@ -4,6 +4,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { Writable } from 'node:stream';
+import { __resetOutOfContextForTests } from 'nestjs-pino/PinoLogger';
 import { DASHBOARD_ROOT } from '../apps/channel-service/src/dashboard/dashboard';
 import { OPERATION_EXAMPLES } from '../apps/channel-service/src/docs/examples';
 import { OPERATION_ERRORS } from '../apps/channel-service/src/docs/error-responses';
@@ -293,6 +294,9 @@ describe('operations: OpenAPI, metrics, health and logs', () => {
     });
 
     beforeAll(async () => {
+      // nestjs-pino keeps one process-wide logger for logs outside a request, made by the first
+      // app of the process: start afresh so this app's start-up logs reach this app's stream.
+      __resetOutOfContextForTests();
       // No DATABASE_URL, no REDIS_URL, no admin token: the newcomer's default.
       embedded = await startTestApp('ops-embedded', {
         inProcessQueue: true,
@@ -329,6 +333,7 @@ describe('operations: OpenAPI, metrics, health and logs', () => {
       }, 'the request logs');
       const posting = entries.find((e) => e.req?.id === 'req-ops-1');
       expect(posting).toMatchObject({ req: { method: 'POST', url: '/api/v1/channels/logged/messages' }, res: { statusCode: 201 } });
+      expect(entries.some((e) => e.req?.url === '/health')).toBe(false); // probes are not logged
       const all = lines.join('\n');
       expect(all).toContain(join(dataDir, 'admin-token')); // the generated admin token's *path* is logged…
       for (const s of [adminToken, agentToken, secret]) expect(all).not.toContain(s); // …never a token

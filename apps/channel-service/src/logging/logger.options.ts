@@ -16,14 +16,20 @@ export const REDACTED_PATHS = [
   '*.QHORUS_ADMIN_TOKEN',
 ];
 
+/** Health probes and metric scrapes. */
+const PROBE_PATH = /^\/(health(\/live)?|metrics)(\?|$)/;
+const isProbe = (url: string | undefined): boolean => PROBE_PATH.test(url ?? '');
+
 /** Structured JSON logs with a request id per request; secrets redacted. `destination`: stdout unless given (tests capture it). */
 export function loggerOptions(config: AppConfig, destination?: DestinationStream): Params {
   const options: HttpOptions = {
     level: config.LOG_LEVEL,
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
     // The request id is Fastify's (logging/request-id.ts): pino-http logs the `req.id` it finds.
-    customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
-    autoLogging: { ignore: (req) => req.url === '/metrics' || req.url?.startsWith('/health') === true },
+    // Probes and scrapes every few seconds would drown the log: successful ones are not logged.
+    // (A 'silent' level rather than autoLogging.ignore, which pino-http did not honour here.)
+    customLogLevel: (req, res, err) =>
+      err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : isProbe(req.url) ? 'silent' : 'info',
     serializers: {
       req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
     },
