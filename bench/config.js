@@ -47,8 +47,8 @@ module.exports = {
   HEURISTIC: {
     MESSAGES: 100_000,
     BATCH: 500,
-    WARMUP_PASSES: 2,
-    PASSES: 5,
+    WARMUP_PASSES: 3,
+    PASSES: 9,
     /** CPU the measurement is pinned to (taskset), so "one core" is literal. */
     CPU: 1,
   },

@@ -69,14 +69,14 @@ describe('dashboard in headless Chromium', () => {
     await page.getByRole('heading', { name: channel }).waitFor();
     const summary = await getSummary(planner, channel);
 
-    await page.waitForFunction((n) => document.querySelectorAll('#timeline .message').length === n, summary.lastSeq);
+    await page.waitForFunction((n) => (globalThis as any).document.querySelectorAll('#timeline .message').length === n, summary.lastSeq);
     for (const type of ['COMMAND', 'QUERY', 'DONE', 'HANDOFF', 'FAILURE']) {
       expect(await page.locator(`#timeline .type-${type}`).count()).toBeGreaterThan(0);
     }
     expect(await page.locator('#timeline .thread', { hasText: 'q-backfill' }).count()).toBe(1);
     expect(await page.locator('#timeline .message', { hasText: '→ reviewer' }).count()).toBe(1);
 
-    await page.waitForFunction((v) => document.querySelector('#summary-text')?.getAttribute('data-version') === String(v), summary.version);
+    await page.waitForFunction((v) => (globalThis as any).document.querySelector('#summary-text')?.dataset.version === String(v), summary.version);
     expect(await page.locator('#summary-text').textContent()).toBe(summary.text);
     const tierRow = page.locator('#annotations tr', { has: page.locator('td', { hasText: /^tier$/ }) });
     expect(await tierRow.locator('td').nth(1).textContent()).toBe(summary.annotations.tier);
@@ -98,7 +98,7 @@ describe('dashboard in headless Chromium', () => {
 
   it('updates without a reload when a message crosses the threshold, over the live event stream', async () => {
     await page.locator('#live-status[data-mode="live"]').waitFor();
-    await page.evaluate(() => ((window as any).__sameDocument = true));
+    await page.evaluate(() => ((globalThis as any).__sameDocument = true));
     const before = await waitForQuietSummary(planner, channel);
 
     for (let i = 0; i < THRESHOLD - before.pending; i++) {
@@ -108,11 +108,11 @@ describe('dashboard in headless Chromium', () => {
     await reviewer.post(`/api/v1/channels/${channel}/messages`, { type: 'RESPONSE', content: 'orders_test uses the large-orders fixture', correlationId: 'q-fixture' });
 
     const after = await waitForSummary(planner, channel, (s) => s.version > before.version, 'the summary to move on');
-    await page.waitForFunction((v) => Number(document.querySelector('#summary-text')?.getAttribute('data-version')) >= v, after.version);
+    await page.waitForFunction((v) => Number((globalThis as any).document.querySelector('#summary-text')?.dataset.version) >= v, after.version);
     const lastSeq = (await getSummary(planner, channel)).lastSeq;
     await page.locator(`#m-${lastSeq}`).waitFor();
     expect(await page.locator(`#m-${lastSeq}`).textContent()).toContain('large-orders fixture');
-    expect(await page.evaluate(() => (window as any).__sameDocument)).toBe(true); // no reload happened
+    expect(await page.evaluate(() => (globalThis as any).__sameDocument)).toBe(true); // no reload happened
 
     if (SCREENSHOT_PATH) await page.screenshot({ path: SCREENSHOT_PATH, fullPage: false });
   });

@@ -1,6 +1,6 @@
 import { ApiClient } from '../support/http';
 import { waitForSummary } from '../support/channel-helpers';
-import { ServiceProcess, startServiceProcess } from '../support/process-harness';
+import { ServiceProcess, startServiceProcesses } from '../support/process-harness';
 import { createTestDatabase, TEST_REDIS_URL } from '../support/test-database';
 import { deleteRedisPrefix } from '../support/test-app';
 import { LlmConcurrencyProbe, startLlmConcurrencyProbe } from './llm-concurrency-probe';
@@ -35,10 +35,10 @@ describe('scale-out: two API processes and a worker share one Postgres and one R
       env: { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: probe.baseURL, LOG_LEVEL: 'warn' },
     };
     const started = Date.now();
-    [apiA, apiB, worker] = await Promise.all([
-      startServiceProcess({ ...common, name: 'api-a', role: 'api' }),
-      startServiceProcess({ ...common, name: 'api-b', role: 'api' }),
-      startServiceProcess({ ...common, name: 'worker', role: 'worker' }),
+    [apiA, apiB, worker] = await startServiceProcesses([
+      { ...common, name: 'api-a', role: 'api' },
+      { ...common, name: 'api-b', role: 'api' },
+      { ...common, name: 'worker', role: 'worker' },
     ]);
     figures.startAllMs = Date.now() - started;
   });

@@ -219,3 +219,15 @@ export async function startServiceProcess(options: ServiceOptions): Promise<Serv
   }
   return service;
 }
+
+/** Starts several processes at once; if one fails, the others are killed before rethrowing. */
+export async function startServiceProcesses(options: ServiceOptions[]): Promise<ServiceProcess[]> {
+  const settled = await Promise.allSettled(options.map((o) => startServiceProcess(o)));
+  const started = settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
+  const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+  if (failed) {
+    await Promise.all(started.map((p) => p.kill()));
+    throw failed.reason;
+  }
+  return started;
+}

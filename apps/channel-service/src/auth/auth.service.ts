@@ -6,25 +6,30 @@ import { Agent } from './agent.entity';
 import { AgentsRepository } from './agents.repository';
 import { ADMIN, Principal } from './principal';
 import { TokenCache } from './token-cache';
-import { generateToken, hashToken, sameSecret } from './tokens';
+import { generateToken, hashToken, sameDigest, tokenDigest } from './tokens';
 
 @Injectable()
 export class AuthService {
-  private readonly adminToken: string;
+  private readonly adminDigest: Buffer;
   private readonly cache: TokenCache;
 
   constructor(
     private readonly agents: AgentsRepository,
     config: AppConfig,
   ) {
-    this.adminToken = resolveAdminToken(config);
+    this.adminDigest = tokenDigest(resolveAdminToken(config));
     this.cache = new TokenCache(config.QHORUS_TOKEN_CACHE_SIZE, config.QHORUS_TOKEN_CACHE_TTL_MS);
   }
 
-  /** Resolves a bearer token to a principal, or null when it matches nobody. */
+  /**
+   * Resolves a bearer token to a principal, or null when it matches nobody. One SHA-256 per
+   * request (this runs on every request): the digest is compared with the admin's in constant
+   * time, and its hex keys the cache and the agents table.
+   */
   async authenticate(token: string): Promise<Principal | null> {
-    if (sameSecret(token, this.adminToken)) return ADMIN;
-    const hash = hashToken(token);
+    const digest = tokenDigest(token);
+    if (sameDigest(digest, this.adminDigest)) return ADMIN;
+    const hash = digest.toString('hex');
     const cached = this.cache.get(hash);
     if (cached) return { kind: 'agent', name: cached };
     const name = await this.agents.findNameByTokenHash(hash);

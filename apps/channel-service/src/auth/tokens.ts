@@ -3,17 +3,21 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 const TOKEN_BYTES = 24;
 export const AGENT_TOKEN_PREFIX = 'qh_';
 
-/** Tokens are stored as SHA-256 hashes: they are long random strings, so no salt or KDF is needed. */
+/** The SHA-256 of a token. Tokens are long random strings, so no salt or KDF is needed. */
+export function tokenDigest(token: string): Buffer {
+  return createHash('sha256').update(token).digest();
+}
+
+/** Tokens are stored (and cached) as the hex of their digest. */
 export function hashToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
+  return tokenDigest(token).toString('hex');
 }
 
 export function generateToken(prefix = AGENT_TOKEN_PREFIX): string {
   return prefix + randomBytes(TOKEN_BYTES).toString('base64url');
 }
 
-export function sameSecret(a: string, b: string): boolean {
-  const ha = Buffer.from(hashToken(a), 'hex');
-  const hb = Buffer.from(hashToken(b), 'hex');
-  return timingSafeEqual(ha, hb);
+/** Constant-time comparison of two digests (equal length by construction: both SHA-256). */
+export function sameDigest(a: Buffer, b: Buffer): boolean {
+  return timingSafeEqual(a, b);
 }

@@ -2,15 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { Channel, CHANNEL_COLUMNS, ChannelRow, toChannel } from './channel.entity';
 
-export interface NewChannel {
-  name: string;
-  description: string | null;
-  summaryThreshold: number;
-  updateAfterSeconds: number | null;
-  summariser: string;
-  members: string[] | null;
-  createdBy: string;
-}
+export type NewChannel = Omit<Channel, 'id' | 'lastSeq' | 'createdAt'>;
 
 export type ChannelChanges = Partial<Pick<Channel, 'description' | 'summaryThreshold' | 'updateAfterSeconds' | 'summariser' | 'members'>>;
 

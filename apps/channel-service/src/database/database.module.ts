@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '../../../../migrations/data-source';
 import { AppConfig } from '../config/app-config';
 import { EmbeddedPostgres } from './embedded-postgres';
+import { withMigrationLock } from './migration-lock';
 
 const EMBEDDED = Symbol('EMBEDDED_POSTGRES');
 
@@ -27,7 +28,9 @@ const EMBEDDED = Symbol('EMBEDDED_POSTGRES');
         const pool = embedded ? 1 : config.QHORUS_DB_POOL_SIZE;
         const dataSource = new DataSource(dataSourceOptions(url, pool));
         await dataSource.initialize();
-        await dataSource.runMigrations({ transaction: 'all' });
+        const migrate = () => dataSource.runMigrations({ transaction: 'all' });
+        // Embedded: one process owns the data dir. Real Postgres: instances may start together.
+        await (embedded ? migrate() : withMigrationLock(url, migrate));
         return dataSource;
       },
     },

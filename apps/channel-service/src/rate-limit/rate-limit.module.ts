@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
-import { APP_INTERCEPTOR } from '@nestjs/core';
+import { APP_GUARD } from '@nestjs/core';
 import { AppConfig } from '../config/app-config';
-import { RateLimitInterceptor } from './rate-limit.interceptor';
+import { RateLimitGuard } from './rate-limit.guard';
 import { RateLimiter } from './rate-limiter';
 
 /**
@@ -16,7 +16,8 @@ import { RateLimiter } from './rate-limiter';
       useFactory: (config: AppConfig) =>
         new RateLimiter({ ratePerSecond: config.QHORUS_RATE_LIMIT_PER_SECOND, burst: config.QHORUS_RATE_LIMIT_BURST }),
     },
-    { provide: APP_INTERCEPTOR, useClass: RateLimitInterceptor },
+    // After AuthModule's AuthGuard (AppModule imports AuthModule first): see RateLimitGuard.
+    { provide: APP_GUARD, useClass: RateLimitGuard },
   ],
   exports: [RateLimiter],
 })

@@ -26,6 +26,14 @@ const sleep = (ms, signal) =>
     }, { once: true });
   });
 
+/** A list entry of an annotation: a string as is, an object as `key value · key value`. */
+function describeItem(item) {
+  if (item === null || typeof item !== 'object') return String(item);
+  return Object.entries(item)
+    .map(([k, v]) => `${k} ${typeof v === 'object' ? JSON.stringify(v) : v}`)
+    .join(' · ');
+}
+
 export class ChannelView {
   constructor(name, { signal, setLive, onUnauthorized }) {
     this.name = name;
@@ -46,9 +54,11 @@ export class ChannelView {
     $('#channel-title').textContent = channel.name;
     $('#channel-description').textContent = channel.description || '';
     $('#timeline').replaceChildren();
+    $('#timeline').removeAttribute('aria-live'); // the initial page is not an announcement
     this.lastSeq = Math.max(0, channel.lastSeq - TIMELINE_LIMIT);
     $('#thread-filter-clear').onclick = () => this.filterThread(null);
     await Promise.all([this.refreshSummary(), this.loadNewMessages(false)]);
+    $('#timeline').setAttribute('aria-live', 'polite'); // new messages from now on are announced
     void this.stayLive();
   }
 
@@ -233,7 +243,7 @@ export class ChannelView {
         .map(([key, value]) => {
           const list = parseListAnnotation(value);
           const shown = list
-            ? el('ul', {}, list.map((item) => el('li', {}, typeof item === 'string' ? item : JSON.stringify(item))))
+            ? el('ul', {}, list.map((item) => el('li', {}, describeItem(item))))
             : value;
           return el('tr', { class: key === 'openThreads' && list && list.length > 0 ? 'highlight' : '' }, el('td', {}, key), el('td', {}, shown));
         }),

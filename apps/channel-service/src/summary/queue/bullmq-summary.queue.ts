@@ -85,12 +85,15 @@ export class BullmqSummaryQueue extends SummaryQueue {
   }
 
   async close(graceMs: number): Promise<void> {
-    // Drain first: close() waits for the active jobs; past the grace period, force-close so the
-    // unfinished job stays in Redis and another worker takes it over as stalled.
+    // Drain first: pause() stops taking jobs and waits for the active ones; past the grace period,
+    // force-close so the unfinished job stays in Redis and another worker takes it over as
+    // stalled. (Not close() under the timeout: BullMQ memoises the first close(), so a later
+    // close(true) would return that same promise, still waiting for the hung job.)
     if (this.worker) {
       const worker = this.worker;
       try {
-        await withTimeout(worker.close(), graceMs, 'draining the summary worker');
+        await withTimeout(worker.pause(), graceMs, 'draining the summary worker');
+        await worker.close();
       } catch {
         this.logger.warn({ graceMs }, 'summary jobs still running at shutdown; handing them back');
         await worker.close(true);

@@ -1,0 +1,36 @@
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { PUBLIC_ROUTE } from '../auth/auth.decorators';
+import { Principal } from '../auth/principal';
+import { RateLimiter } from './rate-limiter';
+import { TooManyRequestsException } from './too-many-requests.exception';
+
+/**
+ * Per-principal rate limit, as a global guard that runs right after the AuthGuard.
+ *
+ * A guard, not an interceptor: any global interceptor puts every request of the service through
+ * Nest's RxJS interceptor chain (Observables, AsyncResource binding), which cost more CPU per
+ * request than the rest of a summary read (docs/benchmarks.md). Guards run in registration
+ * order, so AppModule imports AuthModule before RateLimitModule; if that order is ever broken
+ * the guard fails loudly instead of silently limiting nobody. Unauthenticated routes (health)
+ * carry no principal and are not limited.
+ */
+@Injectable()
+export class RateLimitGuard implements CanActivate {
+  constructor(
+    private readonly limiter: RateLimiter,
+    private readonly reflector: Reflector,
+  ) {}
+
+  canActivate(ctx: ExecutionContext): boolean {
+    if (ctx.getType() !== 'http') return true;
+    const principal: Principal | undefined = ctx.switchToHttp().getRequest().principal;
+    if (!principal) {
+      if (this.reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, [ctx.getHandler(), ctx.getClass()])) return true;
+      throw new Error('RateLimitGuard ran before AuthGuard: AppModule must import AuthModule before RateLimitModule');
+    }
+    const decision = this.limiter.take(`${principal.kind}:${principal.name}`);
+    if (!decision.allowed) throw new TooManyRequestsException(principal.name, decision.retryAfterSeconds);
+    return true;
+  }
+}
