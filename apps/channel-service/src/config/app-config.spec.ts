@@ -39,6 +39,11 @@ describe('loadConfig', () => {
     expect(loadConfig({ ...timeouts, QHORUS_LLM_TIMEOUT_MS: '4999', ANTHROPIC_API_KEY: 'k' }).QHORUS_LLM_TIMEOUT_MS).toBe(4999);
   });
 
+  it('documents every knob in the README configuration table', () => {
+    const readme = readFileSync(join(__dirname, '../../../../README.md'), 'utf8');
+    for (const knob of Object.keys(CONFIG_DEFAULTS)) expect(readme).toContain(`| \`${knob}\` |`);
+  });
+
   it('lists every knob in .env.example', () => {
     const example = readFileSync(join(__dirname, '../../../../.env.example'), 'utf8');
     const knobs = [...Object.keys(CONFIG_DEFAULTS), 'DATABASE_URL', 'REDIS_URL', 'QHORUS_ADMIN_TOKEN', 'ANTHROPIC_API_KEY', 'ANTHROPIC_BASE_URL'];
