@@ -110,6 +110,9 @@ describe('foundation: the channel service end to end on Postgres and BullMQ', ()
       ['a sender other than the caller', { content: 'x', sender: 'bob' }, 403, /sender 'bob' is not the authenticated agent 'alice'/],
       ['content over the limit', { content: 'x'.repeat(70 * 1024) }, 413, /limit is 65536/],
       ['inReplyTo beyond the last message', { type: 'RESPONSE', content: 'x', inReplyTo: 99 }, 400, /inReplyTo 99/],
+      ['inReplyTo beyond any seq', { type: 'RESPONSE', content: 'x', inReplyTo: 1e20 }, 400, /inReplyTo must not be greater than/],
+      ['a NUL character in content', { content: 'a\u0000b' }, 400, /NUL/],
+      ['a NUL character in metadata', { content: 'x', metadata: { note: 'a\u0000b' } }, 400, /NUL/],
     ];
     it.each(cases)('%s', async (_, body, status, message) => {
       const res = await alice.post('/api/v1/channels/strict/messages', body);
@@ -119,6 +122,12 @@ describe('foundation: the channel service end to end on Postgres and BullMQ', ()
       const messages = (await alice.get('/api/v1/channels/strict/messages')).body;
       expect(messages).toHaveLength(1);
       expect((await alice.get('/api/v1/channels/strict')).body.lastSeq).toBe(1);
+    });
+
+    it('an afterSeq beyond any seq is a 400 naming it', async () => {
+      const res = await alice.get('/api/v1/channels/strict/messages?afterSeq=99999999999999999999999');
+      expect(res.status).toBe(400);
+      expect(res.body.message).toMatch(/afterSeq must not be greater than/);
     });
 
     it('a bad channel name is a 400 naming the rule, and creates nothing', async () => {

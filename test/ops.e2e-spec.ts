@@ -228,6 +228,14 @@ describe('operations: OpenAPI, metrics, health and logs', () => {
       expect(backlog).toBeGreaterThanOrEqual(2);
     });
 
+    it('never names a private channel: private backlogs are summed under "_private"', async () => {
+      expect((await alice.post('/api/v1/channels', { name: 'covert-ops', members: ['alice'], summaryThreshold: 100 })).status).toBe(201);
+      await postMany(alice, 'covert-ops', 3);
+      const text = await (await fetch(`${t.baseUrl}/metrics`, { headers: { authorization: `Bearer ${alice.token}` } })).text();
+      expect(text).not.toContain('covert-ops');
+      expect(sampleValue(await scrape(), 'qhorus_channel_backlog', { channel: '_private' })).toBeGreaterThanOrEqual(3);
+    });
+
     it('counts failed summary jobs under outcome="failure"', async () => {
       const before = sampleValue(await scrape(), 'qhorus_summary_jobs_total', { outcome: 'failure' });
       await alice.post('/api/v1/channels', { name: 'doomed', summaryThreshold: 3, summariser: 'failing' });

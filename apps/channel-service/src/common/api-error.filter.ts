@@ -1,6 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
 import { STATUS_CODES } from 'node:http';
-import { isDatabaseUnavailable } from './database-errors';
+import { isDatabaseUnavailable, rejectedInputReason } from './database-errors';
 
 /** The one error shape of the API: `{statusCode, error, message, details?}`. */
 export interface ApiErrorBody {
@@ -30,6 +30,8 @@ export function toApiError(exception: unknown, logger?: Logger): ApiErrorBody {
   if (typeof fastifyError?.statusCode === 'number' && fastifyError.statusCode >= 400 && fastifyError.statusCode < 500) {
     return errorBody(fastifyError.statusCode, fastifyError.message ?? 'Bad request');
   }
+  const rejected = rejectedInputReason(exception);
+  if (rejected) return errorBody(HttpStatus.BAD_REQUEST, `Invalid request: ${rejected}`);
   if (isDatabaseUnavailable(exception)) {
     return errorBody(HttpStatus.SERVICE_UNAVAILABLE, 'The database is unreachable; retry shortly');
   }

@@ -13,6 +13,22 @@ export function isUniqueViolation(error: unknown, constraint?: string): boolean 
   return !constraint || (e.driverError?.constraint ?? e.constraint) === constraint;
 }
 
+/**
+ * Data exceptions Postgres raises only for values a client sent: a NUL character in text or JSON
+ * (which Postgres cannot store), a number outside bigint. Every write is one statement or one
+ * transaction, so such a rejection has written nothing: it is a 400, not a 500.
+ */
+const NUL_CHARACTER_CODES = new Set(['22021', '22P05']);
+const BAD_VALUE_CODES = new Set(['22P02', '22003', '22001']);
+
+/** The client-facing reason when Postgres rejected a value the client sent, else null. */
+export function rejectedInputReason(error: unknown): string | null {
+  const code = pgErrorCode(error);
+  if (code && NUL_CHARACTER_CODES.has(code)) return 'text must not contain NUL (\\u0000) characters';
+  if (code && BAD_VALUE_CODES.has(code)) return String((error as Error)?.message ?? 'a value is out of range');
+  return null;
+}
+
 /** True when Postgres could not be reached (refused, reset, pool timeout, server shutting down). */
 export function isDatabaseUnavailable(error: unknown): boolean {
   const code = pgErrorCode(error);

@@ -29,6 +29,9 @@ export class EventsController {
     reply.hijack();
     const stream = new SseStream(reply.raw);
     stream.open(`streaming channel ${channel.name}`);
-    this.subscriptions.attach(channel, by, stream, (end) => reply.raw.on('close', end), { includeEvents: query.includeEvents ?? false });
+    // A client that left while the channel was read has already fired 'close': end at once, or its
+    // heartbeat and hub subscription would outlive it.
+    const onClientGone = (end: () => void) => (reply.raw.destroyed ? end() : reply.raw.on('close', end));
+    this.subscriptions.attach(channel, by, stream, onClientGone, { includeEvents: query.includeEvents ?? false });
   }
 }

@@ -7,6 +7,13 @@ import { DataSource } from 'typeorm';
  */
 export const BACKLOG_METRIC_MAX_CHANNELS = 100;
 
+/**
+ * Private channels are summed into one series under this label, so /metrics (readable with any
+ * agent token) never names a channel its reader may not see. Slugs start with [a-z0-9], so it
+ * cannot collide with a channel name.
+ */
+export const PRIVATE_CHANNELS_LABEL = '_private';
+
 export interface ChannelBacklog {
   channel: string;
   backlog: number;
@@ -23,11 +30,13 @@ export class ChannelBacklogReader {
   async read(limit = BACKLOG_METRIC_MAX_CHANNELS): Promise<ChannelBacklog[]> {
     try {
       const rows: { name: string; backlog: string }[] = await this.db.query(
-        `SELECT c.name, c.last_seq - s.covers_through_seq AS backlog
+        `SELECT CASE WHEN c.members IS NULL OR cardinality(c.members) = 0 THEN c.name ELSE $2 END AS name,
+                SUM(c.last_seq - s.covers_through_seq) AS backlog
          FROM channels c JOIN channel_summaries s ON s.channel_id = c.id
-         ORDER BY backlog DESC, c.name
+         GROUP BY 1
+         ORDER BY backlog DESC, name
          LIMIT $1`,
-        [limit],
+        [limit, PRIVATE_CHANNELS_LABEL],
       );
       return rows.map((r) => ({ channel: r.name, backlog: Number(r.backlog) }));
     } catch (err) {

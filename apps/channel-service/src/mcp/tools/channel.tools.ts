@@ -8,7 +8,7 @@ import { noArgs, optional, required, toDto, toolInput } from '../tool-args';
 export const SUMMARY_TRIGGER_ARGS = {
   update_after_messages: optional({
     type: 'integer',
-    description: 'Update the summary once this many messages are not yet in it (default 20).',
+    description: 'Update the summary once this many messages are not yet in it (default: the service-wide QHORUS_SUMMARY_THRESHOLD).',
     schema: { minimum: 1 },
   }),
   update_after_seconds: optional({

@@ -1,6 +1,6 @@
 import { MESSAGE_TYPES, MessageType, TARGET_REQUIRED_TYPES } from '@qhorus/api';
 import { Transform } from 'class-transformer';
-import { IsIn, IsInt, IsNotEmpty, IsObject, IsOptional, IsString, Matches, MaxLength, Min, ValidateIf } from 'class-validator';
+import { IsIn, IsInt, IsNotEmpty, IsObject, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateIf } from 'class-validator';
 import { AGENT_NAME_PATTERN } from '../../auth/dto/register-agent.dto';
 
 export const MAX_TOPIC_LENGTH = 128;
@@ -43,6 +43,7 @@ export class PostMessageDto {
   @IsOptional()
   @IsInt()
   @Min(1)
+  @Max(Number.MAX_SAFE_INTEGER) // larger values lose precision in JSON numbers (and overflow bigint)
   inReplyTo?: number;
 
   /** The agent addressed; required for HANDOFF. */

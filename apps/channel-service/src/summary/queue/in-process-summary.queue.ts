@@ -96,6 +96,7 @@ export class InProcessSummaryQueue extends SummaryQueue {
           return;
         }
         await new Promise((r) => setTimeout(r, backoffDelay(this.retry, attempt)));
+        if (this.closed) return; // shut down during the backoff: the database may be gone; the sweep redoes it at next start
       }
     }
   }
