@@ -4,8 +4,12 @@ import { InitialSchema1764400000000 } from './1764400000000-initial-schema';
 /** Every migration, in order. Listed explicitly so the app, the CLI and jest load the same set. */
 export const MIGRATIONS = [InitialSchema1764400000000];
 
-/** The one place that describes the database connection, shared by the CLI and the app. */
-export function dataSourceOptions(url: string, poolSize: number): DataSourceOptions {
+/**
+ * The one place that describes the database connection, shared by the CLI and the app.
+ * `queryTimeoutMs`: a query with no answer by then fails (e.g. a network partition: the socket
+ * stays open and nothing ever errors); unset = wait forever (the CLI).
+ */
+export function dataSourceOptions(url: string, poolSize: number, queryTimeoutMs?: number): DataSourceOptions {
   return {
     type: 'postgres',
     url,
@@ -14,7 +18,7 @@ export function dataSourceOptions(url: string, poolSize: number): DataSourceOpti
     migrations: MIGRATIONS,
     migrationsTableName: 'qhorus_migrations',
     entities: [],
-    extra: { max: poolSize, connectionTimeoutMillis: 5_000 },
+    extra: { max: poolSize, connectionTimeoutMillis: 5_000, ...(queryTimeoutMs ? { query_timeout: queryTimeoutMs } : {}) },
   };
 }
 

@@ -28,7 +28,8 @@ function renderReport({ figures, freshness, heuristic, linearity }) {
   const rows = [];
   if (freshness) {
     rows.push([
-      `Summary freshness at ${int(freshness.achievedRate)} msg/s over ${freshness.channels} channels (${freshness.method}; ${freshness.samples} crossings${freshness.missed ? `, ${freshness.missed} never summarised` : ''})`,
+      `Summary freshness at ${int(freshness.achievedRate)} msg/s over ${freshness.channels} channels (${freshness.method}; ${freshness.samples} crossings${freshness.missed ? `, ${freshness.missed} never summarised` : ''}; ` +
+        `${int(freshness.jobs)} jobs, mean run ${ms(freshness.meanJobMs)}; post p50 / p99 ${ms(freshness.postP50)} / ${ms(freshness.postP99)})`,
       `p50 ${ms(freshness.p50)}, p95 ${ms(freshness.p95)}`,
       `p95 ≤ ${TARGETS.FRESHNESS_P95_MS} ms`,
       verdict(freshness.p95 <= TARGETS.FRESHNESS_P95_MS && freshness.missed === 0),

@@ -16,6 +16,19 @@ const SSE_PROBE_TIMEOUT_MS = 2_000;
 const EVENT_NAME = 'summary.updated';
 
 const nowMs = () => Number(process.hrtime.bigint()) / 1e6;
+const JOB_DURATION_METRIC = 'qhorus_summary_job_duration_seconds';
+
+/** Summary jobs run so far and their total run time (s), from the service's /metrics. */
+async function jobTotals(client) {
+  const res = await client.get('/metrics');
+  const text = typeof res.body === 'string' ? res.body : '';
+  const sum = (suffix) =>
+    text
+      .split('\n')
+      .filter((l) => l.startsWith(`${JOB_DURATION_METRIC}_${suffix}`))
+      .reduce((n, l) => n + Number(l.split(' ').pop()), 0);
+  return { count: sum('count'), seconds: sum('sum') };
+}
 
 /** Finds a numeric `coversThroughSeq` anywhere in an event payload. */
 function coversOf(payload) {
@@ -147,6 +160,7 @@ async function measureFreshness({ baseUrl, token, dbUrl, threshold }) {
   const viaSse = closers.length === channels.length;
   if (!viaSse) closers.splice(0).forEach((c) => c());
 
+  const jobsBefore = await jobTotals(client);
   const load = await pacedLoad(client, channels, body);
   const countFrom = load.start + FRESHNESS.WARMUP_S * 1000;
 
@@ -163,8 +177,12 @@ async function measureFreshness({ baseUrl, token, dbUrl, threshold }) {
     await new Promise((r) => setTimeout(r, FRESHNESS.DRAIN_TIMEOUT_MS / 2));
     result = await freshnessFromDatabase(dbUrl, channels, threshold, load, countFrom);
   }
+  const jobsAfter = await jobTotals(client);
+  const jobs = jobsAfter.count - jobsBefore.count;
   client.close();
   return {
+    jobs,
+    meanJobMs: jobs > 0 ? ((jobsAfter.seconds - jobsBefore.seconds) / jobs) * 1000 : NaN,
     method: viaSse ? 'SSE summary.updated' : 'Postgres commit times (no SSE endpoint)',
     samples: result.samples.length,
     missed: result.missed,

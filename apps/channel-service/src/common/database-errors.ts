@@ -34,5 +34,8 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   const code = pgErrorCode(error);
   if (code && CONNECTION_ERROR_CODES.has(code)) return true;
   const message = String((error as Error)?.message ?? '');
-  return /Connection terminated|timeout exceeded when trying to connect|connect ECONNREFUSED|Client has encountered a connection error/i.test(message);
+  // "Query read timeout": pg's query_timeout (QHORUS_DB_QUERY_TIMEOUT_MS) fired — no answer, as in a partition.
+  return /Connection terminated|timeout exceeded when trying to connect|connect ECONNREFUSED|Client has encountered a connection error|Query read timeout/i.test(
+    message,
+  );
 }

@@ -26,7 +26,7 @@ const EMBEDDED = Symbol('EMBEDDED_POSTGRES');
       useFactory: async (config: AppConfig, embedded: EmbeddedPostgres | null) => {
         const url = embedded ? embedded.url : config.DATABASE_URL!;
         const pool = embedded ? 1 : config.QHORUS_DB_POOL_SIZE;
-        const dataSource = new DataSource(dataSourceOptions(url, pool));
+        const dataSource = new DataSource(dataSourceOptions(url, pool, config.QHORUS_DB_QUERY_TIMEOUT_MS));
         await dataSource.initialize();
         const migrate = () => dataSource.runMigrations({ transaction: 'all' });
         // Embedded: one process owns the data dir. Real Postgres: instances may start together.

@@ -1,0 +1,194 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { ApiClient, waitFor } from '../support/http';
+import { callTool, connectMcp } from '../support/mcp-client';
+import { startTestApp, TEST_ADMIN_TOKEN, TestApp } from '../support/test-app';
+import { AppRoute, routeRecorder } from './app-routes';
+
+/**
+ * DESIGN §6: every endpoint × {no token, wrong token, non-member, member, admin}. The private
+ * channel `vault` has one member; `vaulx` (same length) exists nowhere. A non-member must get
+ * from `vault` exactly what anyone gets from `vaulx`: same status, same headers that matter,
+ * same bytes once the name is swapped.
+ */
+type Who = 'none' | 'wrong' | 'outsider' | 'member' | 'admin';
+const WHO: Who[] = ['none', 'wrong', 'outsider', 'member', 'admin'];
+const PRIVATE = 'vault';
+const MISSING = 'vaulx';
+const THREAD = 'vault-thread';
+
+interface Call {
+  path: string;
+  body?: unknown;
+}
+interface Row {
+  method: string;
+  /** The route as Fastify registered it. */
+  url: string;
+  call: (channel: string, unique: string) => Call;
+  expect: Record<Who, number>;
+  /** Answers about one channel: a non-member's answer for `vault` must equal the answer for `vaulx`. */
+  channelScoped?: boolean;
+}
+
+const statuses = (none: number, wrong: number, outsider: number, member: number, admin: number): Record<Who, number> => ({ none, wrong, outsider, member, admin });
+const ch = (channel: string, rest = '') => `/api/v1/channels/${channel}${rest}`;
+
+const MATRIX: Row[] = [
+  { method: 'POST', url: '/api/v1/agents', call: (_, u) => ({ path: '/api/v1/agents', body: { name: `agent-${u}` } }), expect: statuses(401, 401, 403, 403, 201) },
+  { method: 'GET', url: '/api/v1/agents', call: () => ({ path: '/api/v1/agents' }), expect: statuses(401, 401, 200, 200, 200) },
+  { method: 'POST', url: '/api/v1/channels', call: (_, u) => ({ path: '/api/v1/channels', body: { name: `made-${u}` } }), expect: statuses(401, 401, 201, 201, 201) },
+  { method: 'GET', url: '/api/v1/channels', call: () => ({ path: '/api/v1/channels' }), expect: statuses(401, 401, 200, 200, 200) },
+  { method: 'GET', url: '/api/v1/channels/:name', call: (c) => ({ path: ch(c) }), expect: statuses(401, 401, 404, 200, 200), channelScoped: true },
+  { method: 'PATCH', url: '/api/v1/channels/:name', call: (c) => ({ path: ch(c), body: { description: 'changed' } }), expect: statuses(401, 401, 404, 200, 200), channelScoped: true },
+  { method: 'POST', url: '/api/v1/channels/:name/messages', call: (c, u) => ({ path: ch(c, '/messages'), body: { content: `hello ${u}` } }), expect: statuses(401, 401, 404, 201, 201), channelScoped: true },
+  { method: 'GET', url: '/api/v1/channels/:name/messages', call: (c) => ({ path: ch(c, '/messages') }), expect: statuses(401, 401, 404, 200, 200), channelScoped: true },
+  { method: 'GET', url: '/api/v1/channels/:name/summary', call: (c) => ({ path: ch(c, '/summary') }), expect: statuses(401, 401, 404, 200, 200), channelScoped: true },
+  { method: 'PUT', url: '/api/v1/channels/:name/summary', call: (c) => ({ path: ch(c, '/summary'), body: { text: 'by hand' } }), expect: statuses(401, 401, 404, 200, 200), channelScoped: true },
+  { method: 'POST', url: '/api/v1/channels/:name/summary/refresh', call: (c) => ({ path: ch(c, '/summary/refresh') }), expect: statuses(401, 401, 404, 202, 202), channelScoped: true },
+  { method: 'GET', url: '/api/v1/channels/:name/summary/history', call: (c) => ({ path: ch(c, '/summary/history') }), expect: statuses(401, 401, 404, 200, 200), channelScoped: true },
+  { method: 'GET', url: '/api/v1/channels/:name/context', call: (c) => ({ path: ch(c, '/context') }), expect: statuses(401, 401, 404, 200, 200), channelScoped: true },
+  { method: 'GET', url: '/api/v1/channels/:name/events', call: (c) => ({ path: ch(c, '/events') }), expect: statuses(401, 401, 404, 200, 200), channelScoped: true },
+  {
+    method: 'GET',
+    url: '/api/v1/channels/:name/threads/:correlationId/summary',
+    call: (c) => ({ path: ch(c, `/threads/${THREAD}/summary`) }),
+    expect: statuses(401, 401, 404, 200, 200),
+    channelScoped: true,
+  },
+  // MCP: the transport answers 401 itself; tools are covered tool by tool below.
+  { method: 'POST', url: '/mcp', call: () => ({ path: '/mcp', body: { jsonrpc: '2.0', id: 1, method: 'tools/list' } }), expect: statuses(401, 401, 200, 200, 200) },
+  { method: 'GET', url: '/mcp', call: () => ({ path: '/mcp' }), expect: statuses(401, 401, 405, 405, 405) },
+  { method: 'DELETE', url: '/mcp', call: () => ({ path: '/mcp' }), expect: statuses(401, 401, 405, 405, 405) },
+  { method: 'GET', url: '/metrics', call: () => ({ path: '/metrics' }), expect: statuses(401, 401, 200, 200, 200) },
+];
+
+/** Readiness, liveness, API docs and the dashboard's static files: no token needed, no data inside. */
+const isPublicPage = (r: AppRoute) => r.method === 'GET' && !r.url.startsWith('/api/') && !r.url.startsWith('/mcp') && r.url !== '/metrics';
+
+interface Answer {
+  status: number;
+  contentType: string;
+  contentLength: string | null;
+  text: string;
+}
+
+describe('auth matrix: every endpoint × {no token, wrong token, non-member, member, admin}', () => {
+  let t: TestApp;
+  const recorder = routeRecorder();
+  const tokens: Record<Who, string | undefined> = { none: undefined, wrong: 'qh_not-a-real-token', outsider: '', member: '', admin: TEST_ADMIN_TOKEN };
+  let counter = 0;
+
+  async function send(who: Who, method: string, call: Call): Promise<Answer> {
+    const headers: Record<string, string> = {};
+    if (tokens[who]) headers.authorization = `Bearer ${tokens[who]}`;
+    if (call.body !== undefined || method === 'POST') headers['content-type'] = 'application/json';
+    if (call.path === '/mcp') headers.accept = 'application/json, text/event-stream';
+    const body = method === 'GET' || method === 'DELETE' ? undefined : JSON.stringify(call.body ?? {});
+    const res = await fetch(t.baseUrl + call.path, { method, headers, body });
+    const contentType = res.headers.get('content-type') ?? '';
+    if (contentType.startsWith('text/event-stream')) {
+      await res.body?.cancel();
+      return { status: res.status, contentType, contentLength: null, text: '' };
+    }
+    return { status: res.status, contentType, contentLength: res.headers.get('content-length'), text: await res.text() };
+  }
+
+  beforeAll(async () => {
+    t = await startTestApp('authmatrix', { beforeListen: recorder.beforeListen, env: { QHORUS_RATE_LIMIT_BURST: '100000' } });
+    const member = await t.agent('member');
+    const outsider = await t.agent('outsider');
+    tokens.member = member.token!;
+    tokens.outsider = outsider.token!;
+    expect((await member.post('/api/v1/channels', { name: PRIVATE, description: 'secret plans', members: ['member'] })).status).toBe(201);
+    await member.post(ch(PRIVATE, '/messages'), { type: 'QUERY', content: 'the code?', correlationId: THREAD });
+    await member.post(ch(PRIVATE, '/messages'), { type: 'DONE', correlationId: THREAD });
+    await waitFor(async () => (await member.get(ch(PRIVATE, `/threads/${THREAD}/summary`))).status === 200, 'the private thread summary');
+  });
+  afterAll(() => t?.close());
+
+  it('has a row for every route the app serves (add one when you add an endpoint)', () => {
+    const uncovered = recorder.routes.filter((r) => !isPublicPage(r) && !MATRIX.some((row) => row.method === r.method && row.url === r.url));
+    expect(uncovered).toEqual([]);
+    expect(recorder.routes.filter(isPublicPage).map((r) => r.url)).toEqual(expect.arrayContaining(['/health']));
+  });
+
+  describe.each(MATRIX.map((row) => [`${row.method} ${row.url}`, row] as const))('%s', (_, row) => {
+    it.each(WHO)('as %s', async (who) => {
+      const answer = await send(who, row.method, row.call(PRIVATE, `${who}-${++counter}`));
+      expect({ who, status: answer.status }).toEqual({ who, status: row.expect[who] });
+      if (answer.status >= 400 && !row.url.startsWith('/mcp')) {
+        expect(JSON.parse(answer.text)).toMatchObject({ statusCode: answer.status, error: expect.any(String), message: expect.any(String) });
+      }
+    });
+
+    if (row.channelScoped) {
+      it(`a non-member learns nothing: '${PRIVATE}' answers byte for byte like the missing '${MISSING}'`, async () => {
+        const onPrivate = await send('outsider', row.method, row.call(PRIVATE, `x-${++counter}`));
+        const onMissing = await send('outsider', row.method, row.call(MISSING, `x-${++counter}`));
+        expect(onPrivate.status).toBe(404);
+        expect({ ...onPrivate, text: onPrivate.text.replaceAll(PRIVATE, MISSING) }).toEqual(onMissing);
+      });
+    }
+  });
+
+  it('public pages answer without a token and carry no channel data', async () => {
+    for (const route of recorder.routes.filter(isPublicPage)) {
+      const path = route.url.replace('*', 'index.html');
+      const answer = await send('none', 'GET', { path });
+      expect({ path, status: answer.status }).toEqual({ path, status: 200 });
+      expect(answer.text).not.toContain(PRIVATE);
+    }
+  });
+
+  it("lists, metrics and the agent list never name the private channel to a non-member", async () => {
+    for (const path of ['/api/v1/channels', '/metrics', '/api/v1/agents']) {
+      const answer = await send('outsider', 'GET', { path });
+      expect({ path, status: answer.status, leaks: answer.text.includes(PRIVATE) }).toEqual({ path, status: 200, leaks: false });
+    }
+    const asMember = JSON.parse((await send('member', 'GET', { path: '/api/v1/channels' })).text);
+    expect(asMember.map((c: { name: string }) => c.name)).toContain(PRIVATE);
+  });
+
+  describe('MCP tools', () => {
+    const clients: Partial<Record<Who, Client>> = {};
+    beforeAll(async () => {
+      for (const who of ['outsider', 'member', 'admin'] as const) clients[who] = await connectMcp(t.baseUrl, tokens[who]);
+    });
+    afterAll(async () => Promise.all(Object.values(clients).map((c) => c?.close())));
+
+    it('refuses to connect without a valid token', async () => {
+      await expect(connectMcp(t.baseUrl)).rejects.toThrow(/401|Unauthorized|Missing bearer/i);
+      await expect(connectMcp(t.baseUrl, 'qh_not-a-real-token')).rejects.toThrow(/401|Unauthorized|Unknown/i);
+    });
+
+    const channelTools: [string, Record<string, unknown>][] = [
+      ['send_message', { content: 'via mcp' }],
+      ['check_messages', {}],
+      ['get_channel_summary', {}],
+      ['configure_channel_summary', { update_after_messages: 30 }],
+      ['trigger_channel_summary_update', {}],
+      ['update_channel_summary', { text: 'mcp override' }],
+      ['get_channel_context', {}],
+    ];
+    it.each(channelTools)("%s: members and the admin may; a non-member gets exactly the missing channel's error", async (tool, args) => {
+      for (const who of ['member', 'admin'] as const) {
+        const ok = await callTool(clients[who]!, tool, { channel: PRIVATE, ...args });
+        expect({ who, tool, isError: ok.isError, text: ok.isError ? ok.text : '' }).toEqual({ who, tool, isError: false, text: '' });
+      }
+      const onPrivate = await callTool(clients.outsider!, tool, { channel: PRIVATE, ...args });
+      const onMissing = await callTool(clients.outsider!, tool, { channel: MISSING, ...args });
+      expect(onPrivate.isError).toBe(true);
+      expect(JSON.parse(JSON.stringify(onPrivate).replaceAll(PRIVATE, MISSING))).toEqual(onMissing);
+    });
+
+    it('list_channels shows the private channel to its member and the admin only', async () => {
+      const names = async (who: Who) => {
+        const outcome = await callTool(clients[who]!, 'list_channels');
+        return JSON.stringify(outcome.body ?? outcome.text);
+      };
+      expect(await names('outsider')).not.toContain(PRIVATE);
+      expect(await names('member')).toContain(PRIVATE);
+      expect(await names('admin')).toContain(PRIVATE);
+    });
+  });
+});
