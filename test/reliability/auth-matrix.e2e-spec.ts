@@ -149,6 +149,12 @@ describe('auth matrix: every endpoint × {no token, wrong token, non-member, mem
     expect(asMember.map((c: { name: string }) => c.name)).toContain(PRIVATE);
   });
 
+  it('creating a channel under a private name says only that the name is taken (one global namespace)', async () => {
+    const answer = await send('outsider', 'POST', { path: '/api/v1/channels', body: { name: PRIVATE } });
+    expect(answer.status).toBe(409);
+    expect(JSON.parse(answer.text)).toEqual({ statusCode: 409, error: 'Conflict', message: `Channel name '${PRIVATE}' is already taken` });
+  });
+
   describe('MCP tools', () => {
     const clients: Partial<Record<Who, Client>> = {};
     beforeAll(async () => {

@@ -6,10 +6,13 @@ import { TEST_PG_ADMIN_URL } from '../support/test-database';
 
 const RECOVERY_TIMEOUT_MS = 60_000;
 const POSTS_DURING_OUTAGE = 20;
+/** QHORUS_DB_QUERY_TIMEOUT_MS for this app: in a partition, a query gives up after this long. */
+const QUERY_TIMEOUT_MS = 2_000;
 
 /**
  * Postgres becomes unreachable (the shared server is never stopped: the app reaches it through a
- * TCP proxy this test cuts — open connections reset, new ones refused — and restores).
+ * TCP proxy this test controls): first down (open connections reset, new ones refused), then
+ * partitioned (connections stay open, nothing gets through, nobody is told).
  */
 describe('Postgres outage: 503 with a clear message, health says so, and recovery by itself', () => {
   let proxy: TcpProxy;
@@ -22,6 +25,7 @@ describe('Postgres outage: 503 with a clear message, health says so, and recover
     const upstream = new URL(TEST_PG_ADMIN_URL);
     proxy = await TcpProxy.start({ host: upstream.hostname, port: Number(upstream.port || 5432) });
     t = await startTestApp('pgoutage', {
+      env: { QHORUS_DB_QUERY_TIMEOUT_MS: String(QUERY_TIMEOUT_MS) },
       connectVia: (url) => {
         const viaProxy = new URL(url);
         viaProxy.hostname = '127.0.0.1';
@@ -45,7 +49,7 @@ describe('Postgres outage: 503 with a clear message, health says so, and recover
 
   const expect503 = (res: HttpResult, what: string) => {
     expect({ what, status: res.status }).toEqual({ what, status: 503 });
-    expect(res.body).toEqual({ statusCode: 503, error: 'Service Unavailable', message: expect.stringMatching(/database is unreachable/i) });
+    expect(res.body).toEqual({ statusCode: 503, error: 'Service Unavailable', message: expect.stringMatching(/database is unreachable.*Idempotency-Key/i) });
   };
 
   it('answers 503 naming the database on every kind of request, and readiness reports it down', async () => {
@@ -85,5 +89,33 @@ describe('Postgres outage: 503 with a clear message, health says so, and recover
     const messages = (await alice.get('/api/v1/channels/ledger/messages')).body;
     expect(messages.map((m: { content: string }) => m.content)).toEqual(['before', 'after']);
     expect((await t.admin.post('/api/v1/agents', { name: 'bob' })).status).toBe(201);
+  });
+  it('answers 503 within seconds during a network partition (sockets open, nothing answers) instead of hanging, and the retry stores the post once', async () => {
+    // Bounded by QHORUS_DB_QUERY_TIMEOUT_MS on pooled connections and the 5 s connect timeout on new ones.
+    const before = (await alice.get('/api/v1/channels/ledger')).body.lastSeq;
+    proxy.stall();
+    const started = Date.now();
+    const [post, read, health] = await Promise.all([
+      alice.post('/api/v1/channels/ledger/messages', { content: 'in the partition' }, { 'idempotency-key': 'partition-1' }),
+      alice.get('/api/v1/channels/ledger/messages'),
+      t.anonymous.get('/health'),
+    ]);
+    figures.partitionAnswerMs = Date.now() - started;
+    expect503(post, 'a post in the partition');
+    expect503(read, 'a read in the partition');
+    expect(health.status).toBe(503);
+
+    // When the partition heals, a query that timed out may still commit: the retry with the same
+    // key returns that message, or stores it now — either way exactly once.
+    await proxy.restore();
+    const retried = await waitFor(async () => {
+      const res = await alice.post('/api/v1/channels/ledger/messages', { content: 'in the partition' }, { 'idempotency-key': 'partition-1' });
+      return res.status === 201 || res.status === 200 ? res : null;
+    }, 'the retry to succeed', RECOVERY_TIMEOUT_MS);
+    figures.partitionRetryStatus = retried.status;
+    expect(retried.body.seq).toBe(before + 1);
+    const { rows } = await pg.query(`SELECT count(*)::int AS n FROM messages WHERE content = 'in the partition'`);
+    expect(rows[0].n).toBe(1);
+    await waitFor(async () => (await t.anonymous.get('/health')).status === 200, 'readiness to recover', RECOVERY_TIMEOUT_MS);
   });
 });

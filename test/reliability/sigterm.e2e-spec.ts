@@ -79,10 +79,16 @@ describe('SIGTERM: in-flight work finishes or is handed back; nothing is lost ac
     console.log(`sigterm figures: ${JSON.stringify(figures)}`);
   });
 
-  it('lets a summary job that is running at SIGTERM finish and commit before the process exits', async () => {
+  it('lets a summary job that is running at SIGTERM finish and commit before the process exits (an open SSE stream does not hold it up)', async () => {
     const service = await start('drain');
     const agent = await registerAgent(service, 'drainer');
     await agent.post('/api/v1/channels', { name: 'drain', description: 'drain', summariser: 'llm', summaryThreshold: 5 });
+    const listener = await fetch(`${service.baseUrl}/api/v1/channels/drain/events`, { headers: { authorization: `Bearer ${agent.token}` } });
+    expect(listener.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const streamEnded = listener.body!.pipeTo(new WritableStream()).then(
+      () => 'ended',
+      () => 'ended',
+    );
     probe.hold();
     for (let i = 0; i < 5; i++) expect((await agent.post('/api/v1/channels/drain/messages', { content: `m${i}` })).status).toBe(201);
     await waitFor(async () => probe.inFlight() === 1, 'the summary job to call the model');
@@ -98,6 +104,7 @@ describe('SIGTERM: in-flight work finishes or is handed back; nothing is lost ac
 
     expect(status.code === 0 || status.signal === 'SIGTERM').toBe(true);
     expect(await slot('drain')).toEqual({ version: 1, covers: 5, lastError: null });
+    expect(await streamEnded).toBe('ended'); // the server closed the stream, the client sees its end
   });
 
   it('hands a job that outlives the shutdown grace back to the queue; the next process finishes it', async () => {

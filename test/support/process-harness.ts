@@ -48,6 +48,8 @@ export async function ensureServiceBuilt(): Promise<void> {
       mkdirSync(BUILD_LOCK);
       break;
     } catch {
+      // A build killed half-way leaves its lock behind: past the build timeout it is abandoned.
+      if (existsSync(BUILD_LOCK) && Date.now() - statSync(BUILD_LOCK).mtimeMs > BUILD_TIMEOUT_MS) rmSync(BUILD_LOCK, { recursive: true, force: true });
       if (Date.now() > deadline) throw new Error(`timed out waiting for another build (remove ${BUILD_LOCK} if stale)`);
       await new Promise((r) => setTimeout(r, LOCK_POLL_MS));
       if (!isBuildStale()) return;

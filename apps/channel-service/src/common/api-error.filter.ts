@@ -33,7 +33,9 @@ export function toApiError(exception: unknown, logger?: Logger): ApiErrorBody {
   const rejected = rejectedInputReason(exception);
   if (rejected) return errorBody(HttpStatus.BAD_REQUEST, `Invalid request: ${rejected}`);
   if (isDatabaseUnavailable(exception)) {
-    return errorBody(HttpStatus.SERVICE_UNAVAILABLE, 'The database is unreachable; retry shortly');
+    // Refused connections write nothing; a query that timed out in a partition may still commit
+    // when it heals, which is what the Idempotency-Key on posts is for.
+    return errorBody(HttpStatus.SERVICE_UNAVAILABLE, 'The database is unreachable; retry shortly (retry a post with the same Idempotency-Key)');
   }
   logger?.error({ err: exception }, 'unhandled error');
   return errorBody(HttpStatus.INTERNAL_SERVER_ERROR, 'Internal server error');

@@ -13,7 +13,7 @@ export const ERROR_DESCRIPTIONS: Record<number, string> = {
   409: 'Conflict: the name is taken, the version moved on, or an Idempotency-Key was reused with another body',
   413: 'The body is over the request limit, or the content over QHORUS_MAX_CONTENT_BYTES',
   429: 'Rate limit reached: retry after the `Retry-After` header',
-  503: 'Postgres is unreachable: retry shortly (nothing was written)',
+  503: 'Postgres is unreachable: retry shortly (retry a post with the same Idempotency-Key: it is never stored twice)',
 };
 
 /** Errors particular to one operation, beyond those that follow from its shape (body, query, path, access). */

@@ -2,6 +2,7 @@ import type { Params } from 'nestjs-pino';
 import type { DestinationStream } from 'pino';
 import type { Options as HttpOptions } from 'pino-http';
 import { AppConfig } from '../config/app-config';
+import { logsEveryRequest } from './failed-request-log';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
 /** Never logged: credentials in headers and bodies. */
@@ -34,5 +35,6 @@ export function loggerOptions(config: AppConfig, destination?: DestinationStream
       req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
     },
   };
-  return { pinoHttp: destination ? [options, destination] : options };
+  // Quieter than info, no per-request logger at all: see logsEveryRequest (failed-request-log.ts).
+  return { pinoHttp: destination ? [options, destination] : options, ...(logsEveryRequest(config.LOG_LEVEL) ? {} : { forRoutes: [] }) };
 }
