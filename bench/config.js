@@ -12,10 +12,10 @@ module.exports = {
 
   /** autocannon: concurrent connections, seconds per run, alternating rounds per figure. */
   CONNECTIONS: int('BENCH_CONNECTIONS', 32),
-  DURATION_S: int('BENCH_DURATION_S', 10),
+  DURATION_S: int('BENCH_DURATION_S', 8),
   ROUNDS: int('BENCH_ROUNDS', 3),
   /** Short unmeasured run per server before a figure's rounds (JIT, pool, caches). */
-  WARMUP_S: int('BENCH_WARMUP_S', 3),
+  WARMUP_S: int('BENCH_WARMUP_S', 5),
   /** Pause between runs so the previous run's tail (summary jobs, autovacuum) settles. */
   SETTLE_MS: 1_000,
   /** Upper bound on waiting for the service's summary backlog to drain after a run. */

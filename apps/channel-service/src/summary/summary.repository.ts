@@ -46,28 +46,27 @@ export class SummaryRepository {
   }
 
   /**
-   * Commits a new version under an explicit version check, and records it in the history, in one
-   * transaction. Throws StaleSummaryVersionError when another writer got there first.
+   * Commits a new version under an explicit version check and records it in the history, in ONE
+   * statement (atomic by itself: one round trip instead of BEGIN, UPDATE, INSERT, COMMIT — this
+   * runs once per summary step). Throws StaleSummaryVersionError when another writer got there first.
    */
   async commit(c: SummaryCommit): Promise<SummarySlot> {
-    return this.db.transaction(async (tx) => {
-      const [rows, affected]: [SummarySlotRow[], number] = await tx.query(
-        `UPDATE channel_summaries s
+    const rows: SummarySlotRow[] = await this.db.query(
+      `WITH committed AS (
+         UPDATE channel_summaries s
          SET text = $3, annotations = $4, covers_through_seq = $5, version = s.version + 1,
              updated_at = now(), updated_by = $6, last_error = NULL, last_error_at = NULL
          WHERE s.channel_id = $1 AND s.version = $2
-         RETURNING ${SLOT_COLUMNS}`,
-        [c.channelId, c.expectedVersion, c.result.text, JSON.stringify(c.result.annotations), c.coversThroughSeq, c.updatedBy],
-      );
-      if (affected !== 1) throw new StaleSummaryVersionError(`summary of channel ${c.channelId} is no longer at version ${c.expectedVersion}`);
-      const slot = toSlot(rows[0]);
-      await tx.query(
-        `INSERT INTO channel_summary_history (channel_id, version, text, annotations, covers_from_seq, covers_through_seq, updated_by)
-         VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-        [c.channelId, slot.version, slot.text, JSON.stringify(slot.annotations), c.coversFromSeq, c.coversThroughSeq, c.updatedBy],
-      );
-      return slot;
-    });
+         RETURNING ${SLOT_COLUMNS}
+       ), h AS (
+         INSERT INTO channel_summary_history (channel_id, version, text, annotations, covers_from_seq, covers_through_seq, updated_by)
+         SELECT channel_id, version, text, annotations, $7::bigint, covers_through_seq, updated_by FROM committed
+       )
+       SELECT * FROM committed`,
+      [c.channelId, c.expectedVersion, c.result.text, JSON.stringify(c.result.annotations), c.coversThroughSeq, c.updatedBy, c.coversFromSeq],
+    );
+    if (rows.length !== 1) throw new StaleSummaryVersionError(`summary of channel ${c.channelId} is no longer at version ${c.expectedVersion}`);
+    return toSlot(rows[0]);
   }
 
   /** A failed job leaves text, annotations and watermark as they were; only the error is recorded. */
