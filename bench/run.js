@@ -13,23 +13,28 @@ const { join } = require('node:path');
 const cfg = require('./config');
 const dist = require('./lib/dist');
 const { JsonClient } = require('./lib/http');
-const { createDatabase, runMigrations, withClient } = require('./lib/postgres');
-const { startServer } = require('./lib/processes');
+const { channelNames, copySlotsToBaseline, createBaselineChannels, seedSummaries } = require('./lib/fixtures');
+const { createDatabase, runMigrations } = require('./lib/postgres');
 const { deleteRedisPrefix } = require('./lib/redis');
 const { renderReport } = require('./lib/report');
+const { startBaseline, startService } = require('./lib/servers');
 const { runStamp } = require('./lib/stamp');
-const { compare, drainSummaries, measuredWindows } = require('./scenarios/throughput');
+const { compare, measuredWindows } = require('./scenarios/throughput');
 const { measureFreshness } = require('./scenarios/freshness');
 
 const ALL = ['post', 'get', 'freshness', 'heuristic', 'linearity'];
 const args = process.argv.slice(2);
 const only = (args.find((a) => a.startsWith('--only=')) ?? `--only=${ALL.join(',')}`).slice('--only='.length).split(',');
+const unknown = only.filter((name) => !ALL.includes(name));
+if (unknown.length > 0) {
+  console.error(`unknown --only figure(s): ${unknown.join(', ')}; known: ${ALL.join(', ')}`);
+  process.exit(2);
+}
 const wants = (name) => only.includes(name);
 const PROFILE_DIR = join(os.tmpdir(), 'qhorus-bench-profiles');
 
-const names = (prefix, n) => Array.from({ length: n }, (_, i) => `${prefix}-${String(i).padStart(2, '0')}`);
-const POST_CHANNELS = names('post', cfg.CHANNELS);
-const NO_SUMMARY_CHANNELS = names('nosum', cfg.CHANNELS);
+const POST_CHANNELS = channelNames('post', cfg.CHANNELS);
+const NO_SUMMARY_CHANNELS = channelNames('nosum', cfg.CHANNELS);
 const load = () => os.loadavg().map((l) => l.toFixed(2)).join(' ');
 const log = (msg) => process.stderr.write(`${msg}\n`);
 
@@ -39,47 +44,6 @@ function runJsonScript(script, env = {}, cpu) {
   const [cmd, ...rest] = cpu === undefined ? argv : ['taskset', '-c', String(cpu), ...argv];
   const out = execFileSync(cmd, rest, { env: { ...process.env, ...env }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
   return JSON.parse(out.trim().split('\n').pop());
-}
-
-async function createBaselineChannels(url, channels) {
-  await withClient(url, async (c) => {
-    await c.query(
-      `INSERT INTO channels (name, summary_threshold, summariser, created_by) SELECT unnest($1::text[]), $2, 'heuristic', $3`,
-      [channels, cfg.DEFAULT_THRESHOLD, cfg.AGENT],
-    );
-    await c.query(`INSERT INTO channel_summaries (channel_id) SELECT id FROM channels`);
-  });
-}
-
-/** The baseline reads byte-for-byte the same slots as the service: copy them over. */
-async function copySlotsToBaseline(serviceDb, baselineDb, channels) {
-  const { rows } = await withClient(serviceDb, (c) =>
-    c.query(
-      `SELECT c.name, c.last_seq, s.text, s.annotations, s.covers_through_seq, s.version, s.updated_at, s.updated_by
-       FROM channels c JOIN channel_summaries s ON s.channel_id = c.id WHERE c.name = ANY($1)`,
-      [channels],
-    ),
-  );
-  await withClient(baselineDb, async (c) => {
-    for (const r of rows) {
-      await c.query(`UPDATE channels SET last_seq = $2 WHERE name = $1`, [r.name, r.last_seq]);
-      await c.query(
-        `UPDATE channel_summaries SET text = $2, annotations = $3, covers_through_seq = $4, version = $5, updated_at = $6, updated_by = $7
-         WHERE channel_id = (SELECT id FROM channels WHERE name = $1)`,
-        [r.name, r.text, JSON.stringify(r.annotations), r.covers_through_seq, r.version, r.updated_at, r.updated_by],
-      );
-    }
-  });
-  return rows;
-}
-
-/** GET summary without a POST figure before it: give every channel a real summary first. */
-async function seedSummaries(agent, serviceDb, channels) {
-  const body = JSON.parse(cfg.POST_BODY);
-  for (const name of channels) {
-    for (let i = 0; i < cfg.DEFAULT_THRESHOLD * 5; i++) await agent.expectOk('POST', `/api/v1/channels/${name}/messages`, body);
-  }
-  await drainSummaries(serviceDb);
 }
 
 async function main() {
@@ -108,31 +72,9 @@ async function main() {
 
       if (args.includes('--profile')) mkdirSync(PROFILE_DIR, { recursive: true });
       const profileArgs = args.includes('--profile') ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
-      const service = await startServer({
-        label: 'service',
-        script: dist.SERVICE_ENTRY,
-        nodeArgs: profileArgs,
-        readyPath: '/health',
-        env: {
-          NODE_ENV: 'production',
-          LOG_LEVEL: 'warn',
-          DATABASE_URL: serviceDb.url,
-          REDIS_URL: cfg.REDIS_URL,
-          QHORUS_QUEUE_PREFIX: queuePrefix,
-          QHORUS_ADMIN_TOKEN: cfg.ADMIN_TOKEN,
-          QHORUS_DB_POOL_SIZE: String(poolSize),
-          QHORUS_RATE_LIMIT_PER_SECOND: cfg.RATE_LIMIT_LIFTED,
-          QHORUS_RATE_LIMIT_BURST: cfg.RATE_LIMIT_LIFTED,
-        },
-      });
+      const service = await startService({ databaseUrl: serviceDb.url, queuePrefix, poolSize, nodeArgs: profileArgs });
       cleanups.unshift(() => service.stop());
-      const baseline = await startServer({
-        label: 'baseline',
-        script: join(__dirname, 'baseline/server.js'),
-        nodeArgs: profileArgs,
-        readyPath: '/health',
-        env: { NODE_ENV: 'production', DATABASE_URL: baselineDb.url, POOL_SIZE: String(poolSize) },
-      });
+      const baseline = await startBaseline({ databaseUrl: baselineDb.url, poolSize, nodeArgs: profileArgs });
       cleanups.unshift(() => baseline.stop());
       log(`service pid ${service.pid} at ${service.url}, baseline pid ${baseline.pid} at ${baseline.url}, pool size ${poolSize}`);
 
@@ -186,7 +128,7 @@ async function main() {
       if (wants('freshness')) {
         log(`  freshness: ${cfg.FRESHNESS.RATE} msg/s over ${cfg.FRESHNESS.CHANNELS} channels for ${cfg.FRESHNESS.DURATION_S} s`);
         report.freshness = {
-          ...(await measureFreshness({ baseUrl: service.url, token, dbUrl: serviceDb.url, threshold: cfg.DEFAULT_THRESHOLD })),
+          ...(await measureFreshness({ baseUrl: service.url, token, threshold: cfg.DEFAULT_THRESHOLD })),
           channels: cfg.FRESHNESS.CHANNELS,
         };
       }

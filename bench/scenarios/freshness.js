@@ -3,17 +3,16 @@
 // round-robin over CHANNELS channels at the default threshold. For every watermark W a channel's
 // summary reaches, the post with seq W + threshold is the one that makes the next summary due;
 // freshness = (first summary.updated covering that seq) − (the moment that post was sent).
-// summary.updated is observed on the SSE endpoint when the service has it; otherwise the commit
-// times recorded by Postgres (history.created_at − message.created_at) are used — no polling load.
-const http = require('node:http');
-const { FRESHNESS } = require('../config');
+// summary.updated is observed on the SSE endpoint, as an agent would. Send times are taken when
+// the loader issues the request (so client-side queueing, if the service falls behind, counts).
+const { FRESHNESS, POST_BODY } = require('../config');
 const { JsonClient } = require('../lib/http');
-const { withClient } = require('../lib/postgres');
+const { openSummaryEvents } = require('../lib/sse');
 const { percentile } = require('../lib/stats');
 
+/** The paced loader's timer: it catches up to the schedule on every tick. */
 const TICK_MS = 2;
-const SSE_PROBE_TIMEOUT_MS = 2_000;
-const EVENT_NAME = 'summary.updated';
+const SETTLE_POLL_MS = 100;
 
 const nowMs = () => Number(process.hrtime.bigint()) / 1e6;
 const JOB_DURATION_METRIC = 'qhorus_summary_job_duration_seconds';
@@ -28,60 +27,6 @@ async function jobTotals(client) {
       .filter((l) => l.startsWith(`${JOB_DURATION_METRIC}_${suffix}`))
       .reduce((n, l) => n + Number(l.split(' ').pop()), 0);
   return { count: sum('count'), seconds: sum('sum') };
-}
-
-/** Finds a numeric `coversThroughSeq` anywhere in an event payload. */
-function coversOf(payload) {
-  if (!payload || typeof payload !== 'object') return undefined;
-  if (typeof payload.coversThroughSeq === 'number') return payload.coversThroughSeq;
-  for (const v of Object.values(payload)) {
-    const found = coversOf(v);
-    if (found !== undefined) return found;
-  }
-  return undefined;
-}
-
-/** Opens the channel's SSE stream; resolves to a closer, or null when the service has no SSE. */
-function openEvents(baseUrl, token, channel, onSummary) {
-  const url = new URL(`/api/v1/channels/${channel}/events`, baseUrl);
-  return new Promise((resolve) => {
-    const req = http.get(url, { headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' } }, (res) => {
-      const type = String(res.headers['content-type'] ?? '');
-      if (res.statusCode !== 200 || !type.includes('text/event-stream')) {
-        res.resume();
-        return resolve(null);
-      }
-      let buffer = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk) => {
-        const at = nowMs();
-        buffer += chunk;
-        let end;
-        while ((end = buffer.indexOf('\n\n')) >= 0) {
-          const block = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          let event = 'message';
-          const data = [];
-          for (const line of block.split('\n')) {
-            if (line.startsWith('event:')) event = line.slice(6).trim();
-            else if (line.startsWith('data:')) data.push(line.slice(5).trimStart());
-          }
-          let payload;
-          try {
-            payload = JSON.parse(data.join('\n'));
-          } catch {
-            continue;
-          }
-          const name = event !== 'message' ? event : payload?.type ?? payload?.event;
-          const covers = coversOf(payload);
-          if (name === EVENT_NAME && covers !== undefined) onSummary(covers, at);
-        }
-      });
-      resolve(() => req.destroy());
-    });
-    req.on('error', () => resolve(null));
-    req.setTimeout(SSE_PROBE_TIMEOUT_MS, () => req.destroy());
-  });
 }
 
 /** Posts RATE msgs/s round-robin for durationS; records each post's send time by (channel, seq). */
@@ -144,46 +89,33 @@ function samplesFrom(channels, sent, observed, threshold, countFrom) {
   return { samples, missed };
 }
 
-async function measureFreshness({ baseUrl, token, dbUrl, threshold }) {
+async function measureFreshness({ baseUrl, token, threshold }) {
   const client = new JsonClient(baseUrl, token, FRESHNESS.MAX_SOCKETS);
   const channels = Array.from({ length: FRESHNESS.CHANNELS }, (_, i) => `fresh-${String(i).padStart(2, '0')}`);
   for (const name of channels) await client.expectOk('POST', '/api/v1/channels', { name });
-  const body = JSON.parse(require('../config').POST_BODY);
 
   const observed = channels.map(() => []);
   const closers = [];
   for (let i = 0; i < channels.length; i++) {
-    const close = await openEvents(baseUrl, token, channels[i], (covers, at) => observed[i].push({ covers, at }));
-    if (!close) break;
+    const close = await openSummaryEvents(baseUrl, token, channels[i], nowMs, (covers, at) => observed[i].push({ covers, at }));
+    if (!close) throw new Error(`no SSE stream at /api/v1/channels/${channels[i]}/events: freshness is observed there`);
     closers.push(close);
   }
-  const viaSse = closers.length === channels.length;
-  if (!viaSse) closers.splice(0).forEach((c) => c());
 
   const jobsBefore = await jobTotals(client);
-  const load = await pacedLoad(client, channels, body);
-  const countFrom = load.start + FRESHNESS.WARMUP_S * 1000;
-
-  let result;
-  if (viaSse) {
-    // Wait for the summaries of the last crossings.
-    const deadline = nowMs() + FRESHNESS.DRAIN_TIMEOUT_MS;
-    const lastSeq = (i) => Math.max(0, ...load.sent[i].keys());
-    const settled = () => channels.every((_, i) => lastSeq(i) - Math.max(0, ...observed[i].map((e) => e.covers)) < threshold);
-    while (!settled() && nowMs() < deadline) await new Promise((r) => setTimeout(r, 100));
-    closers.forEach((c) => c());
-    result = samplesFrom(channels, load.sent, observed, threshold, countFrom);
-  } else {
-    await new Promise((r) => setTimeout(r, FRESHNESS.DRAIN_TIMEOUT_MS / 2));
-    result = await freshnessFromDatabase(dbUrl, channels, threshold, load, countFrom);
-  }
+  const load = await pacedLoad(client, channels, JSON.parse(POST_BODY));
+  // Wait for the summaries of the last crossings.
+  const deadline = nowMs() + FRESHNESS.DRAIN_TIMEOUT_MS;
+  const lastSeq = (i) => Math.max(0, ...load.sent[i].keys());
+  const settled = () => channels.every((_, i) => lastSeq(i) - Math.max(0, ...observed[i].map((e) => e.covers)) < threshold);
+  while (!settled() && nowMs() < deadline) await new Promise((r) => setTimeout(r, SETTLE_POLL_MS));
+  closers.forEach((close) => close());
+  const result = samplesFrom(channels, load.sent, observed, threshold, load.start + FRESHNESS.WARMUP_S * 1000);
   const jobsAfter = await jobTotals(client);
   const jobs = jobsAfter.count - jobsBefore.count;
   client.close();
   return {
-    jobs,
-    meanJobMs: jobs > 0 ? ((jobsAfter.seconds - jobsBefore.seconds) / jobs) * 1000 : NaN,
-    method: viaSse ? 'SSE summary.updated' : 'Postgres commit times (no SSE endpoint)',
+    method: 'SSE summary.updated',
     samples: result.samples.length,
     missed: result.missed,
     p50: percentile(result.samples, 50),
@@ -193,40 +125,9 @@ async function measureFreshness({ baseUrl, token, dbUrl, threshold }) {
     failures: load.failures,
     postP50: load.postP50,
     postP99: load.postP99,
+    jobs,
+    meanJobMs: jobs > 0 ? ((jobsAfter.seconds - jobsBefore.seconds) / jobs) * 1000 : NaN,
   };
-}
-
-/**
- * Without SSE: both ends timestamped by Postgres now() (same clock): a message's created_at, a
- * history version's created_at (its commit transaction). Send times are mapped onto that clock
- * through the warm-up cut-off only (samples are server-side durations).
- */
-async function freshnessFromDatabase(dbUrl, channels, threshold, load, countFrom) {
-  const warmupEndsAt = Date.now() - (nowMs() - countFrom);
-  return withClient(dbUrl, async (c) => {
-    const { rows } = await c.query(
-      `WITH h AS (
-         SELECT ch.name, h.channel_id, h.covers_through_seq, h.created_at FROM channel_summary_history h
-         JOIN channels ch ON ch.id = h.channel_id WHERE ch.name = ANY($1)
-       ), w AS (
-         SELECT DISTINCT name, channel_id, covers + $2::bigint AS crossing FROM (
-           SELECT name, channel_id, covers_through_seq AS covers FROM h
-           UNION ALL SELECT name, id, 0 FROM channels WHERE name = ANY($1)) x
-       )
-       SELECT w.name, w.crossing, m.created_at AS posted_at,
-              (SELECT min(h.created_at) FROM h WHERE h.channel_id = w.channel_id AND h.covers_through_seq >= w.crossing) AS summarised_at
-       FROM w JOIN messages m ON m.channel_id = w.channel_id AND m.seq = w.crossing
-       WHERE m.created_at >= $3`,
-      [channels, threshold, new Date(warmupEndsAt)],
-    );
-    const samples = [];
-    let missed = 0;
-    for (const r of rows) {
-      if (r.summarised_at === null) missed++;
-      else samples.push(r.summarised_at.getTime() - r.posted_at.getTime());
-    }
-    return { samples, missed };
-  });
 }
 
 module.exports = { measureFreshness };

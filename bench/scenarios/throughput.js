@@ -1,6 +1,7 @@
 'use strict';
 // POST message and GET summary: the service against the bare baseline, in alternating runs
 // (ABBA order: B S, S B, B S … so a linear drift in the machine cancels), medians of the rounds.
+const os = require('node:os');
 const { DRAIN_TIMEOUT_MS, DURATION_S, ROUNDS, SETTLE_MS, WARMUP_S } = require('../config');
 const { runLoad } = require('../lib/load');
 const { withClient } = require('../lib/postgres');
@@ -43,7 +44,8 @@ async function compare({ title, method, body, baseline, service }) {
     await sleep(SETTLE_MS);
     return r;
   };
-  process.stderr.write(`  ${title}: warm-up\n`);
+  const loadAverage = os.loadavg()[0];
+  process.stderr.write(`  ${title}: warm-up (load average ${loadAverage.toFixed(2)})\n`);
   await run(baseline, WARMUP_S);
   await run(service, WARMUP_S);
   const runs = { baseline: [], service: [] };
@@ -62,7 +64,7 @@ async function compare({ title, method, body, baseline, service }) {
     cpuUsPerRequest: median(rs.map((r) => r.cpuUsPerRequest)),
     runs: rs,
   });
-  return { title, baseline: summarise(runs.baseline), service: summarise(runs.service) };
+  return { title, loadAverage, baseline: summarise(runs.baseline), service: summarise(runs.service) };
 }
 
 module.exports = { compare, drainSummaries, measuredWindows };

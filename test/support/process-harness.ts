@@ -2,8 +2,8 @@ import { ChildProcess, execFile, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { freePort } from './free-port';
-import { ApiClient, waitFor } from './http';
+import { withTimeout } from '../../apps/channel-service/src/common/with-timeout';
+import { ApiClient } from './http';
 import { TEST_ADMIN_TOKEN } from './test-app';
 
 /**
@@ -81,10 +81,13 @@ export class ServiceProcess {
   private readonly lines: string[] = [];
   private readonly exited: Promise<ExitStatus>;
   private exitStatus: ExitStatus | null = null;
+  private url: string | null = null;
+  private onListening: ((url: string) => void) | null = null;
+  /** Resolves with the URL the service logs once it listens (it binds port 0: no port race). */
+  readonly listening = new Promise<string>((resolve) => (this.onListening = resolve));
 
   constructor(
     readonly name: string,
-    readonly baseUrl: string,
     private readonly child: ChildProcess,
   ) {
     this.exited = new Promise((resolve) =>
@@ -106,6 +109,11 @@ export class ServiceProcess {
 
   get pid(): number {
     return this.child.pid!;
+  }
+
+  get baseUrl(): string {
+    if (!this.url) throw new Error(`${this.name} is not listening yet`);
+    return this.url;
   }
 
   get hasExited(): boolean {
@@ -161,6 +169,14 @@ export class ServiceProcess {
   }
 
   private record(line: string): void {
+    if (!this.url && line.includes(LISTENING_MESSAGE)) {
+      try {
+        this.url = JSON.parse(line).url as string;
+        this.onListening?.(this.url);
+      } catch {
+        // not the structured line: keep waiting
+      }
+    }
     this.lines.push(line);
     if (this.lines.length > OUTPUT_LINES_KEPT) this.lines.shift();
   }
@@ -177,20 +193,12 @@ export interface ServiceOptions {
   env?: Record<string, string>;
 }
 
-/** Answers any HTTP request at all (whatever the status): the process is listening. */
-async function isListening(baseUrl: string): Promise<boolean> {
-  try {
-    await fetch(`${baseUrl}/health/live`);
-    return true;
-  } catch {
-    return false;
-  }
-}
+/** The log line main.ts writes once the server listens; it carries the bound URL. */
+const LISTENING_MESSAGE = 'Qhorus is listening';
 
 /** Starts the built service with a clean environment and waits until it listens. */
 export async function startServiceProcess(options: ServiceOptions): Promise<ServiceProcess> {
   await ensureServiceBuilt();
-  const port = await freePort();
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '',
     HOME: process.env.HOME ?? '/tmp',
@@ -201,16 +209,17 @@ export async function startServiceProcess(options: ServiceOptions): Promise<Serv
     QHORUS_JOB_BACKOFF_MS: '100',
     QHORUS_SWEEP_INTERVAL_MS: '500',
     HOST: '127.0.0.1',
-    PORT: String(port),
-    LOG_LEVEL: 'info',
+    PORT: '0',
     ...(options.redisUrl ? { REDIS_URL: options.redisUrl } : {}),
     ...options.env,
+    // The harness learns the bound port from the info-level "listening" line.
+    LOG_LEVEL: 'info',
   };
   const child = spawn(process.execPath, [SERVICE_ENTRY], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  const service = new ServiceProcess(options.name, `http://127.0.0.1:${port}`, child);
+  const service = new ServiceProcess(options.name, child);
   try {
     await Promise.race([
-      waitFor(() => isListening(service.baseUrl), `${options.name} to listen`, START_TIMEOUT_MS),
+      withTimeout(service.listening, START_TIMEOUT_MS, `${options.name} to listen`),
       service.waitForExit().then((status) => {
         throw new Error(`${options.name} exited during start-up (${JSON.stringify(status)})`);
       }),

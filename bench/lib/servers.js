@@ -1,0 +1,40 @@
+'use strict';
+// The two servers under test, each a child process: the compiled service in production mode
+// (Postgres + BullMQ) and the bare baseline, with the same Postgres pool size.
+const { join } = require('node:path');
+const cfg = require('../config');
+const dist = require('./dist');
+const { startServer } = require('./processes');
+
+/** The service as `npm start` runs it, logging at warn, with the rate limit lifted (see config). */
+function startService({ databaseUrl, queuePrefix, poolSize, nodeArgs }) {
+  return startServer({
+    label: 'service',
+    script: dist.SERVICE_ENTRY,
+    nodeArgs,
+    readyPath: '/health',
+    env: {
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'warn',
+      DATABASE_URL: databaseUrl,
+      REDIS_URL: cfg.REDIS_URL,
+      QHORUS_QUEUE_PREFIX: queuePrefix,
+      QHORUS_ADMIN_TOKEN: cfg.ADMIN_TOKEN,
+      QHORUS_DB_POOL_SIZE: String(poolSize),
+      QHORUS_RATE_LIMIT_PER_SECOND: cfg.RATE_LIMIT_LIFTED,
+      QHORUS_RATE_LIMIT_BURST: cfg.RATE_LIMIT_LIFTED,
+    },
+  });
+}
+
+function startBaseline({ databaseUrl, poolSize, nodeArgs }) {
+  return startServer({
+    label: 'baseline',
+    script: join(__dirname, '..', 'baseline', 'server.js'),
+    nodeArgs,
+    readyPath: '/health',
+    env: { NODE_ENV: 'production', DATABASE_URL: databaseUrl, POOL_SIZE: String(poolSize) },
+  });
+}
+
+module.exports = { startService, startBaseline };
