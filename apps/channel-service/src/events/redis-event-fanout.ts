@@ -7,12 +7,6 @@ import { EventFanout } from './event-fanout';
 /** The pub/sub channel, under the deployment's key prefix so deployments sharing a Redis stay apart. */
 export const channelEventsTopic = (prefix: string) => `${prefix}:channel-events`;
 
-/**
- * How long events wait to be published together. A few ms of extra latency for streams on
- * *other* instances (local streams get them at once) turn one Redis round trip per post into one
- * per batch under load.
- */
-export const FANOUT_FLUSH_MS = 5;
 /** Upper bound on the events of one pub/sub message (a burst is split into several). */
 export const MAX_EVENTS_PER_MESSAGE = 256;
 /** Separates the publishing instance's id from the JSON list of events in a message. */
@@ -24,7 +18,7 @@ const ORIGIN_SEPARATOR = '\n';
  * (it delivered them locally already). Fire and forget: a stream is live telemetry; a client
  * that missed events while Redis was down catches up with check_messages / get_channel_summary.
  *
- * Events are published in batches, one message per FANOUT_FLUSH_MS (`<origin>\n<JSON list>`,
+ * Events are published in batches, one message per event-loop turn (`<origin>\n<JSON list>`,
  * in order): under load that is one Redis round trip for many posts instead of one per post,
  * and an instance recognises its own messages by their prefix without parsing them
  * (docs/benchmarks.md).
@@ -55,7 +49,7 @@ export class RedisEventFanout extends EventFanout {
 
   publish(event: ChannelStreamEvent): void {
     this.pending.push(event);
-    if (this.pending.length === 1) setTimeout(() => this.flush(), FANOUT_FLUSH_MS);
+    if (this.pending.length === 1) setImmediate(() => this.flush());
   }
 
   private flush(): void {
