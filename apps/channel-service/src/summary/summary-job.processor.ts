@@ -19,11 +19,12 @@ export class SummaryJobProcessor implements OnApplicationBootstrap {
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    if (this.config.runsWorker) await this.queue.startWorker((channelId, force) => this.process(channelId, force));
+    if (this.config.runsWorker) await this.queue.startWorker((channelId) => this.process(channelId));
   }
 
-  async process(channelId: string, force: boolean): Promise<void> {
-    if (!force && !(await this.isDue(channelId))) return;
+  /** Runs only if the channel is still due (a kept trigger may find it already covered). */
+  async process(channelId: string): Promise<void> {
+    if (!(await this.isDue(channelId))) return;
     await this.runner.run(channelId);
     if (await this.isDue(channelId)) await this.queue.enqueue(channelId);
   }

@@ -17,11 +17,13 @@ export interface SummaryCommit {
 }
 
 /**
- * When a channel's summary is due: its backlog reached the threshold, or its
- * `updateAfterSeconds` elapsed since the last summary with messages pending.
+ * When a channel's summary is due: its backlog reached the threshold, its `updateAfterSeconds`
+ * elapsed since the last summary with messages pending, or a manual refresh asked for messages
+ * the watermark has not reached yet.
  */
 const DUE = `c.last_seq > s.covers_through_seq
   AND (c.last_seq - s.covers_through_seq >= c.summary_threshold
+       OR s.refresh_through_seq > s.covers_through_seq
        OR (c.update_after_seconds IS NOT NULL
            AND now() - COALESCE(s.updated_at, c.created_at) >= make_interval(secs => c.update_after_seconds)))`;
 
@@ -67,6 +69,14 @@ export class SummaryRepository {
     );
     if (rows.length !== 1) throw new StaleSummaryVersionError(`summary of channel ${c.channelId} is no longer at version ${c.expectedVersion}`);
     return toSlot(rows[0]);
+  }
+
+  /** Records a manual refresh: the channel stays due until the watermark reaches today's lastSeq. */
+  async requestRefresh(channelId: string): Promise<void> {
+    await this.db.query(
+      `UPDATE channel_summaries s SET refresh_through_seq = c.last_seq FROM channels c WHERE c.id = s.channel_id AND s.channel_id = $1`,
+      [channelId],
+    );
   }
 
   /** A failed job leaves text, annotations and watermark as they were; only the error is recorded. */

@@ -24,11 +24,13 @@ export class SummaryService {
     return summaryView(channel, slot);
   }
 
-  /** Enqueues a job now, whatever the threshold; the job summarises whatever is pending. */
+  /** Asks for a summary now, whatever the threshold: recorded in Postgres, then enqueued. */
   async refresh(channelName: string, by: Principal): Promise<{ channel: string; queued: boolean; pending: number }> {
     const { channel, slot } = await this.load(channelName, by);
     const pending = channel.lastSeq - slot.coversThroughSeq;
-    const queued = pending > 0 ? await this.queue.enqueue(channel.id, true) : false;
+    if (pending === 0) return { channel: channel.name, queued: false, pending };
+    await this.summaries.requestRefresh(channel.id);
+    const queued = await this.queue.enqueue(channel.id);
     return { channel: channel.name, queued, pending };
   }
 

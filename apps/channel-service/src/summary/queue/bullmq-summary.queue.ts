@@ -11,7 +11,6 @@ const KEEP_FAILED_JOBS = 1000;
 
 interface SummaryJobData {
   channelId: string;
-  force: boolean;
 }
 
 export interface BullmqQueueOptions {
@@ -49,11 +48,11 @@ export class BullmqSummaryQueue extends SummaryQueue {
     this.queue.on('error', (err) => this.logger.debug({ err: err.message }, 'summary queue error'));
   }
 
-  async enqueue(channelId: string, force = false): Promise<boolean> {
+  async enqueue(channelId: string): Promise<boolean> {
     try {
       await this.queue.add(
         SUMMARY_JOB_NAME,
-        { channelId, force },
+        { channelId },
         {
           deduplication: { id: channelId, keepLastIfActive: true },
           attempts: this.options.retry.attempts,
@@ -73,7 +72,7 @@ export class BullmqSummaryQueue extends SummaryQueue {
     // Workers block on Redis and must never give up on a command.
     this.workerConnection = new IORedis(this.options.redisUrl, { maxRetriesPerRequest: null });
     this.workerConnection.on('error', (err) => this.logger.debug({ err: err.message }, 'redis worker connection error'));
-    this.worker = new Worker<SummaryJobData>(SUMMARY_QUEUE_NAME, (job: Job<SummaryJobData>) => handler(job.data.channelId, job.data.force), {
+    this.worker = new Worker<SummaryJobData>(SUMMARY_QUEUE_NAME, (job: Job<SummaryJobData>) => handler(job.data.channelId), {
       connection: this.workerConnection,
       prefix: this.options.prefix,
       concurrency: this.options.concurrency,

@@ -5,7 +5,6 @@ interface ChannelState {
   running: boolean;
   /** A trigger arrived while running: run once more afterwards. */
   rerun: boolean;
-  force: boolean;
 }
 
 /**
@@ -29,15 +28,14 @@ export class InProcessSummaryQueue extends SummaryQueue {
     super();
   }
 
-  async enqueue(channelId: string, force = false): Promise<boolean> {
+  async enqueue(channelId: string): Promise<boolean> {
     if (this.closed) return false;
     const state = this.channels.get(channelId);
     if (state) {
       if (state.running) state.rerun = true;
-      state.force ||= force;
       return true; // already queued or running: deduplicated
     }
-    this.channels.set(channelId, { running: false, rerun: false, force });
+    this.channels.set(channelId, { running: false, rerun: false });
     this.waiting.push(channelId);
     this.pump();
     return true;
@@ -77,18 +75,16 @@ export class InProcessSummaryQueue extends SummaryQueue {
     const state = this.channels.get(channelId)!;
     state.running = true;
     do {
-      const force = state.force;
       state.rerun = false;
-      state.force = false;
-      await this.runWithRetries(channelId, force);
+      await this.runWithRetries(channelId);
     } while (state.rerun && !this.closed);
     this.channels.delete(channelId);
   }
 
-  private async runWithRetries(channelId: string, force: boolean): Promise<void> {
+  private async runWithRetries(channelId: string): Promise<void> {
     for (let attempt = 1; attempt <= this.retry.attempts; attempt++) {
       try {
-        await this.handler!(channelId, force);
+        await this.handler!(channelId);
         return;
       } catch (err) {
         if (attempt === this.retry.attempts || this.closed) {

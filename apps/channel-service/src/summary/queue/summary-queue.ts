@@ -1,9 +1,9 @@
 /**
- * Runs one summary job for a channel. Rejecting means "failed; retry with backoff". `force`
- * (a manual refresh, the sweep) summarises whatever is pending; otherwise the job first checks
- * the channel is still due, so a trigger kept while a job ran does not cause a tiny extra step.
+ * Runs one summary job for a channel. Rejecting means "failed; retry with backoff". The handler
+ * checks the channel is still due (Postgres decides: threshold, time trigger or a recorded
+ * refresh), so a trigger kept while a job ran does not cause a tiny extra step.
  */
-export type SummaryJobHandler = (channelId: string, force: boolean) => Promise<void>;
+export type SummaryJobHandler = (channelId: string) => Promise<void>;
 
 /**
  * The summary job queue, per channel: at most one job queued or running per channel, and a
@@ -12,7 +12,7 @@ export type SummaryJobHandler = (channelId: string, force: boolean) => Promise<v
  */
 export abstract class SummaryQueue {
   /** Asks for a summary job for the channel. Never throws: a lost trigger is recovered by the sweep. */
-  abstract enqueue(channelId: string, force?: boolean): Promise<boolean>;
+  abstract enqueue(channelId: string): Promise<boolean>;
   /** Starts consuming jobs with this handler (worker roles only). */
   abstract startWorker(handler: SummaryJobHandler): Promise<void>;
   /**
