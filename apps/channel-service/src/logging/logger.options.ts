@@ -1,3 +1,4 @@
+import { RequestMethod } from '@nestjs/common';
 import type { Params } from 'nestjs-pino';
 import type { DestinationStream } from 'pino';
 import type { Options as HttpOptions } from 'pino-http';
@@ -22,6 +23,9 @@ const PROBE_PATH = /^\/(health(\/live)?|metrics)(\?|$)/;
 const isProbe = (url: string | undefined): boolean => PROBE_PATH.test(url ?? '');
 
 /** Structured JSON logs with a request id per request; secrets redacted. `destination`: stdout unless given (tests capture it). */
+/** Every route, in Nest 11's path syntax (nestjs-pino's default '*' logs a legacy-route warning). */
+const ALL_ROUTES = [{ path: '{*splat}', method: RequestMethod.ALL }];
+
 export function loggerOptions(config: AppConfig, destination?: DestinationStream): Params {
   const options: HttpOptions = {
     level: config.LOG_LEVEL,
@@ -36,5 +40,6 @@ export function loggerOptions(config: AppConfig, destination?: DestinationStream
     },
   };
   // Quieter than info, no per-request logger at all: see logsEveryRequest (failed-request-log.ts).
-  return { pinoHttp: destination ? [options, destination] : options, ...(logsEveryRequest(config.LOG_LEVEL) ? {} : { forRoutes: [] }) };
+  const forRoutes = logsEveryRequest(config.LOG_LEVEL) ? ALL_ROUTES : [];
+  return { pinoHttp: destination ? [options, destination] : options, forRoutes };
 }
