@@ -1,4 +1,4 @@
-import { ClosureOutcome, OpenThread, OpenThreadDetail, RequestType } from './heuristic-records';
+import { ClosureRecord, OpenThread, OpenThreadDetail } from './heuristic-records';
 
 /** A name with its message count. */
 export type NameCount = readonly [name: string, count: number];
@@ -10,19 +10,8 @@ export interface OpenThreadView extends OpenThread, OpenThreadDetail {
   detailJson?: string;
 }
 
-export interface ClosureView {
-  readonly outcome: ClosureOutcome;
-  readonly correlationId: string | null;
-  readonly requestType: RequestType | null;
-  readonly requester: string | null;
-  readonly requestSeq: number | null;
-  readonly by: string;
-  readonly target: string | null;
-  readonly topic: string;
-  readonly seq: number;
-  readonly at: string;
-  readonly text: string;
-}
+/** A closure as written to annotations: the record with its instant as an ISO string. */
+export type ClosureView = Omit<ClosureRecord, 'at'> & { readonly at: string };
 
 export interface DecisionView {
   readonly seq: number;
