@@ -34,7 +34,7 @@ async function main() {
   app.post('/api/v1/channels/:name/messages', async (req, reply) => {
     const b = req.body ?? {};
     if (typeof b.content !== 'string') return reply.code(400).send({ message: 'content must be a string' });
-    const { rows } = await pool.query(INSERT_MESSAGE, [req.params.name, b.type ?? DEFAULT_TYPE, SENDER, b.content, b.topic ?? DEFAULT_TOPIC]);
+    const { rows } = await pool.query({ name: 'insert_message', text: INSERT_MESSAGE, values: [req.params.name, b.type ?? DEFAULT_TYPE, SENDER, b.content, b.topic ?? DEFAULT_TOPIC] });
     if (rows.length === 0) return reply.code(404).send({ message: 'channel not found' });
     const r = rows[0];
     return reply.code(201).send({
@@ -54,7 +54,7 @@ async function main() {
   });
 
   app.get('/api/v1/channels/:name/summary', async (req, reply) => {
-    const { rows } = await pool.query(READ_SUMMARY, [req.params.name]);
+    const { rows } = await pool.query({ name: 'read_summary', text: READ_SUMMARY, values: [req.params.name] });
     if (rows.length === 0) return reply.code(404).send({ message: 'channel not found' });
     const r = rows[0];
     const lastSeq = Number(r.last_seq);

@@ -1,6 +1,6 @@
 'use strict';
 const autocannon = require('autocannon');
-const { readFileSync } = require('node:fs');
+const { readdirSync, readFileSync } = require('node:fs');
 const { CONNECTIONS } = require('../config');
 
 /** Linux clock ticks per second (getconf CLK_TCK), the unit of /proc/<pid>/stat times. */
@@ -18,6 +18,53 @@ function cpuSeconds(pid) {
   }
 }
 
+/** CPU seconds used so far by each process whose command name is `comm` (e.g. every Postgres backend), by pid. */
+function cpuSecondsByPid(comm) {
+  const byPid = new Map();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) === comm) byPid.set(entry, cpuSeconds(entry));
+    } catch {
+      /* the process ended while we looked */
+    }
+  }
+  return byPid;
+}
+
+/** CPU used between two `cpuSecondsByPid` readings; a process that ended in between is not counted. */
+function cpuSecondsSince(before, after) {
+  let total = 0;
+  for (const [pid, seconds] of after) total += seconds - (before.get(pid) ?? 0);
+  return total;
+}
+
+/** Busy CPU seconds of the whole machine so far (all cores; /proc/stat minus idle and iowait). */
+function machineBusySeconds() {
+  const [, ...ticks] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).map(Number);
+  const [user, nice, system, , , irq, softirq, steal] = ticks;
+  return (user + nice + system + irq + softirq + steal) / CLOCK_TICKS_PER_S;
+}
+
+/** Where the machine's CPU went: the server, Postgres, Redis, this load generator, and all of it. */
+function cpuSnapshot(pid) {
+  const self = process.cpuUsage();
+  return {
+    server: cpuSeconds(pid),
+    postgres: cpuSecondsByPid('postgres'),
+    redis: cpuSecondsByPid('redis-server'),
+    loadGenerator: (self.user + self.system) / 1e6,
+    machine: machineBusySeconds(),
+  };
+}
+
+/** µs of CPU per request between two snapshots, by consumer. */
+function cpuPerRequestUs(before, after, requests) {
+  const used = (key) => (after[key] instanceof Map ? cpuSecondsSince(before[key], after[key]) : after[key] - before[key]);
+  return Object.fromEntries(Object.keys(after).map((key) => [key, Math.round((used(key) / requests) * 1e6)]));
+}
+
 /**
  * One autocannon run. Connection i sends every request to `paths[i % paths.length]`, so with one
  * path per connection each connection owns a channel. Returns req/s (2xx only), p50, p99 (ms),
@@ -26,7 +73,7 @@ function cpuSeconds(pid) {
  */
 async function runLoad({ url, method, paths, headers = {}, body, durationS, pid }) {
   let next = 0;
-  const cpuBefore = cpuSeconds(pid);
+  const cpuBefore = cpuSnapshot(pid);
   const result = await autocannon({
     url,
     connections: CONNECTIONS,
@@ -43,8 +90,11 @@ async function runLoad({ url, method, paths, headers = {}, body, durationS, pid 
     const codes = JSON.stringify(result.statusCodeStats);
     throw new Error(`${method} ${url}: ${result.non2xx} non-2xx answers, ${result.errors} errors (${codes}); the run is not valid`);
   }
-  const cpuUsPerRequest = ((cpuSeconds(pid) - cpuBefore) / ok) * 1e6;
-  return { rps: ok / result.duration, p50: result.latency.p50, p99: result.latency.p99, requests: ok, cpuUsPerRequest };
+  const cpuAfter = cpuSnapshot(pid);
+  /** µs of CPU per answered request, by consumer; `machine` also counts anything else running. */
+  const cpuBreakdownUs = cpuPerRequestUs(cpuBefore, cpuAfter, ok);
+  const cpuUsPerRequest = cpuBreakdownUs.server;
+  return { rps: ok / result.duration, p50: result.latency.p50, p99: result.latency.p99, requests: ok, cpuUsPerRequest, cpuBreakdownUs };
 }
 
-module.exports = { runLoad };
+module.exports = { runLoad, cpuSnapshot, cpuPerRequestUs };

@@ -12,6 +12,7 @@ const DRAIN_POLL_MS = 100;
 const monotonicUs = () => Number(process.hrtime.bigint() / 1000n);
 /** The measured runs (title, server pid, from, to), for the cpu-profile tools' `--window`. */
 const measuredWindows = [];
+const cpuBreakdown = (r) => Object.entries(r.cpuBreakdownUs).map(([k, us]) => `${k} ${us}`).join(', ');
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /** Waits until no service channel has a due backlog (its summary jobs have caught up). */
@@ -54,7 +55,7 @@ async function compare({ title, method, body, baseline, service }) {
     for (const who of order) {
       const r = await run(who === 'baseline' ? baseline : service, DURATION_S, true);
       runs[who].push(r);
-      process.stderr.write(`  ${title}: round ${round + 1} ${who.padEnd(8)} ${Math.round(r.rps)} req/s p50 ${r.p50} ms p99 ${r.p99} ms, ${Math.round(r.cpuUsPerRequest)} µs CPU/req\n`);
+      process.stderr.write(`  ${title}: round ${round + 1} ${who.padEnd(8)} ${Math.round(r.rps)} req/s p50 ${r.p50} ms p99 ${r.p99} ms, ${Math.round(r.cpuUsPerRequest)} µs CPU/req (${cpuBreakdown(r)})\n`);
     }
   }
   const summarise = (rs) => ({

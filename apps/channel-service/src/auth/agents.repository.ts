@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { Database } from '../database/database';
 import { Agent, AgentRow, toAgent } from './agent.entity';
 
 @Injectable()
 export class AgentsRepository {
-  constructor(private readonly db: DataSource) {}
+  constructor(private readonly db: Database) {}
 
   async insert(name: string, tokenHash: string): Promise<Agent> {
     const rows: AgentRow[] = await this.db.query(

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { Database } from '../database/database';
 import { Channel, CHANNEL_COLUMNS, ChannelRow, toChannel } from './channel.entity';
 
 export type NewChannel = Omit<Channel, 'id' | 'lastSeq' | 'createdAt'>;
@@ -16,7 +16,7 @@ const CHANGE_COLUMNS: Record<keyof ChannelChanges, string> = {
 
 @Injectable()
 export class ChannelsRepository {
-  constructor(private readonly db: DataSource) {}
+  constructor(private readonly db: Database) {}
 
   /** Creates the channel and its empty summary slot in one statement (so never one without the other). */
   async insert(c: NewChannel): Promise<Channel> {
@@ -56,8 +56,7 @@ export class ChannelsRepository {
     const keys = Object.keys(changes) as (keyof ChannelChanges)[];
     if (keys.length === 0) return this.findById(id);
     const sets = keys.map((k, i) => `${CHANGE_COLUMNS[k]} = $${i + 2}`).join(', ');
-    // TypeORM answers an UPDATE with [rows, affectedCount].
-    const [rows]: [ChannelRow[], number] = await this.db.query(
+    const rows: ChannelRow[] = await this.db.query(
       `UPDATE channels SET ${sets} WHERE id = $1 RETURNING ${CHANNEL_COLUMNS}`,
       [id, ...keys.map((k) => changes[k])],
     );

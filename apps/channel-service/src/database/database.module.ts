@@ -2,6 +2,7 @@ import { Global, Inject, Logger, Module, OnApplicationShutdown } from '@nestjs/c
 import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '../../../../migrations/data-source';
 import { AppConfig } from '../config/app-config';
+import { Database } from './database';
 import { EmbeddedPostgres } from './embedded-postgres';
 import { withMigrationLock } from './migration-lock';
 
@@ -34,8 +35,9 @@ const EMBEDDED = Symbol('EMBEDDED_POSTGRES');
         return dataSource;
       },
     },
+    { provide: Database, inject: [DataSource], useFactory: (dataSource: DataSource) => new Database(dataSource) },
   ],
-  exports: [DataSource],
+  exports: [DataSource, Database],
 })
 export class DatabaseModule implements OnApplicationShutdown {
   private readonly logger = new Logger(DatabaseModule.name);

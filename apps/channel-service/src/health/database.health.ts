@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { HealthIndicatorService } from '@nestjs/terminus';
-import { DataSource } from 'typeorm';
+import { Database } from '../database/database';
 import { withTimeout } from '../common/with-timeout';
 import { AppConfig } from '../config/app-config';
 import { HEALTH_CHECK_TIMEOUT_MS } from './health-check-timeout';
@@ -12,7 +12,7 @@ export const DATABASE_HEALTH_KEY = 'database';
 export class DatabaseHealthIndicator {
   constructor(
     private readonly indicators: HealthIndicatorService,
-    private readonly db: DataSource,
+    private readonly db: Database,
     private readonly config: AppConfig,
   ) {}
 

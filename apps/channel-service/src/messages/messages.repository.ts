@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { MessageType } from '@qhorus/api';
-import { DataSource } from 'typeorm';
+import { Database } from '../database/database';
 import { MESSAGE_COLUMNS, MessageRow } from './message.entity';
 
 export interface NewMessage {
@@ -29,7 +29,7 @@ const PREFIXED_COLUMNS = MESSAGE_COLUMNS.split(', ').map((c) => `m.${c}`).join('
 
 @Injectable()
 export class MessagesRepository {
-  constructor(private readonly db: DataSource) {}
+  constructor(private readonly db: Database) {}
 
   /**
    * Allocates the channel's next seq and inserts the message in ONE statement: the channel row

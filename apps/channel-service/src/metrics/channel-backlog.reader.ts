@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { Database } from '../database/database';
 
 /**
  * At most this many channels get a backlog series (the largest backlogs first): a label per
@@ -24,7 +24,7 @@ export interface ChannelBacklog {
 export class ChannelBacklogReader {
   private readonly logger = new Logger(ChannelBacklogReader.name);
 
-  constructor(private readonly db: DataSource) {}
+  constructor(private readonly db: Database) {}
 
   /** Never throws: a scrape while Postgres is down still returns the other metrics. */
   async read(limit = BACKLOG_METRIC_MAX_CHANNELS): Promise<ChannelBacklog[]> {

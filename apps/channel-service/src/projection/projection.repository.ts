@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { Message } from '@qhorus/api';
-import { DataSource } from 'typeorm';
+import { Database } from '../database/database';
 import { MESSAGE_COLUMNS, MessageRow, toMessage } from '../messages/message.entity';
 
 /** The reads of the projection: agents' messages only (EVENT telemetry is never projected). */
 @Injectable()
 export class ProjectionRepository {
-  constructor(private readonly db: DataSource) {}
+  constructor(private readonly db: Database) {}
 
   /**
    * The newest `limit` non-EVENT messages with seq > afterSeq, ascending, and whether older

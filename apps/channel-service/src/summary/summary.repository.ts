@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { SummaryResult } from '@qhorus/api';
-import { DataSource } from 'typeorm';
+import { Database } from '../database/database';
 import { ChannelRow, CHANNEL_COLUMNS, toChannel, Channel } from '../channels/channel.entity';
 import { SLOT_COLUMNS, SummaryHistoryEntry, SummarySlot, SummarySlotRow, toSlot } from './channel-summary.entity';
 
@@ -31,7 +31,7 @@ const PREFIXED_CHANNEL_COLUMNS = CHANNEL_COLUMNS.split(', ').map((c) => `c.${c}`
 
 @Injectable()
 export class SummaryRepository {
-  constructor(private readonly db: DataSource) {}
+  constructor(private readonly db: Database) {}
 
   /** The channel and its slot in one read (two primary-key rows). */
   async findByChannelName(name: string): Promise<{ channel: Channel; slot: SummarySlot } | null> {

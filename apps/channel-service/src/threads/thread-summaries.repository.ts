@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { Database } from '../database/database';
 import { THREAD_SUMMARY_COLUMNS, ThreadSummary, ThreadSummaryRow, toThreadSummary } from './thread-summary.entity';
 
 export type NewThreadSummary = Omit<ThreadSummary, 'createdAt'>;
 
 @Injectable()
 export class ThreadSummariesRepository {
-  constructor(private readonly db: DataSource) {}
+  constructor(private readonly db: Database) {}
 
   /**
    * Stores the thread's summary, replacing an older one (a thread closed again, e.g. DONE after a
