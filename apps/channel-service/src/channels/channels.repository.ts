@@ -14,6 +14,22 @@ const CHANGE_COLUMNS: Record<keyof ChannelChanges, string> = {
   members: 'members',
 };
 
+const INSERT_SQL = `
+  WITH c AS (
+    INSERT INTO channels (name, description, summary_threshold, update_after_seconds, summariser, members, created_by)
+    VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${CHANNEL_COLUMNS}
+  ), s AS (INSERT INTO channel_summaries (channel_id) SELECT id FROM c)
+  SELECT * FROM c`;
+
+const FIND_BY_NAME_SQL = `SELECT ${CHANNEL_COLUMNS} FROM channels WHERE name = $1`;
+
+const FIND_BY_ID_SQL = `SELECT ${CHANNEL_COLUMNS} FROM channels WHERE id = $1`;
+
+const LIST_VISIBLE_SQL = `
+  SELECT ${CHANNEL_COLUMNS} FROM channels
+  WHERE $2 OR members IS NULL OR cardinality(members) = 0 OR $1 = ANY(members)
+  ORDER BY name`;
+
 @Injectable()
 export class ChannelsRepository {
   constructor(private readonly db: Database) {}
@@ -21,39 +37,34 @@ export class ChannelsRepository {
   /** Creates the channel and its empty summary slot in one statement (so never one without the other). */
   async insert(c: NewChannel): Promise<Channel> {
     const rows: ChannelRow[] = await this.db.query(
-      `WITH c AS (
-         INSERT INTO channels (name, description, summary_threshold, update_after_seconds, summariser, members, created_by)
-         VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${CHANNEL_COLUMNS}
-       ), s AS (INSERT INTO channel_summaries (channel_id) SELECT id FROM c)
-       SELECT * FROM c`,
+      INSERT_SQL,
       [c.name, c.description, c.summaryThreshold, c.updateAfterSeconds, c.summariser, c.members, c.createdBy],
     );
     return toChannel(rows[0]);
   }
 
   async findByName(name: string): Promise<Channel | null> {
-    const rows: ChannelRow[] = await this.db.query(`SELECT ${CHANNEL_COLUMNS} FROM channels WHERE name = $1`, [name]);
+    const rows: ChannelRow[] = await this.db.query(FIND_BY_NAME_SQL, [name]);
     return rows[0] ? toChannel(rows[0]) : null;
   }
 
   async findById(id: string): Promise<Channel | null> {
-    const rows: ChannelRow[] = await this.db.query(`SELECT ${CHANNEL_COLUMNS} FROM channels WHERE id = $1`, [id]);
+    const rows: ChannelRow[] = await this.db.query(FIND_BY_ID_SQL, [id]);
     return rows[0] ? toChannel(rows[0]) : null;
   }
 
   /** Channels the caller may see: public ones, and private ones listing them (all for the admin). */
   async listVisible(viewer: string, admin: boolean): Promise<Channel[]> {
     const rows: ChannelRow[] = await this.db.query(
-      `SELECT ${CHANNEL_COLUMNS} FROM channels
-       WHERE $2 OR members IS NULL OR cardinality(members) = 0 OR $1 = ANY(members)
-       ORDER BY name`,
+      LIST_VISIBLE_SQL,
       [viewer, admin],
     );
     return rows.map(toChannel);
   }
 
   async update(id: string, changes: ChannelChanges): Promise<Channel | null> {
-    const keys = Object.keys(changes) as (keyof ChannelChanges)[];
+    // Columns in one fixed order, so each set of changed columns is one statement text (prepared once).
+    const keys = (Object.keys(CHANGE_COLUMNS) as (keyof ChannelChanges)[]).filter((k) => k in changes);
     if (keys.length === 0) return this.findById(id);
     const sets = keys.map((k, i) => `${CHANGE_COLUMNS[k]} = $${i + 2}`).join(', ');
     const rows: ChannelRow[] = await this.db.query(

@@ -14,6 +14,7 @@ export const MAX_PREPARED_STATEMENTS = 200;
  * TypeORM), with every statement text prepared once per connection and reused. Parsing and
  * planning the post statement cost Postgres about as much as running it (docs/benchmarks.md).
  * Rows come back exactly as `pg` returns them: bigint columns as strings, converted at the edge.
+ * Keep statement texts in module constants: a text rebuilt per call is hashed again per call.
  */
 export class Database {
   private readonly pool: Pool;

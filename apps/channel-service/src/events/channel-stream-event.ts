@@ -24,10 +24,10 @@ export interface ChannelStreamEvent {
   telemetry: boolean;
 }
 
-const json = (value: object): Record<string, unknown> => JSON.parse(JSON.stringify(value));
-
+/** The message as JSON carries it (the date as an ISO string; metadata is already plain JSON from Postgres). */
 export function messagePostedStreamEvent(e: MessagePostedEvent): ChannelStreamEvent {
-  return { channelId: e.channelId, name: MESSAGE_POSTED, data: json(messageView(e.message)), telemetry: e.message.type === MessageType.EVENT };
+  const data = { ...messageView(e.message), createdAt: e.message.createdAt.toISOString() };
+  return { channelId: e.channelId, name: MESSAGE_POSTED, data, telemetry: e.message.type === MessageType.EVENT };
 }
 
 export function summaryUpdatedStreamEvent(e: SummaryUpdatedEvent): ChannelStreamEvent {

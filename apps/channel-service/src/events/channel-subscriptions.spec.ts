@@ -6,6 +6,7 @@ import { ChannelsService } from '../channels/channels.service';
 import { ChannelEventHub } from './channel-event-hub';
 import { ACCESS_CHANGED, ChannelStreamEvent, MESSAGE_POSTED, SUMMARY_UPDATED } from './channel-stream-event';
 import { ChannelSubscriptions } from './channel-subscriptions';
+import { EventFanout, StopListening } from './event-fanout';
 import { SSE_HEARTBEAT_MS, SSE_MAX_BUFFERED_BYTES } from './sse-limits';
 import { SseStream } from './sse-stream';
 
@@ -33,6 +34,17 @@ class FakeResponse {
   }
 }
 
+/** Counts how many streams currently want other instances' events. */
+class CountingFanout extends EventFanout {
+  listening = 0;
+  publish(): void {}
+  async listen(): Promise<StopListening> {
+    this.listening++;
+    return () => this.listening--;
+  }
+  async close(): Promise<void> {}
+}
+
 const CHANNEL = { id: '7', name: 'ops', members: ['bob'] } as Channel;
 const BOB: Principal = { kind: 'agent', name: 'bob' };
 const event = (name: ChannelStreamEvent['name'], data: Record<string, unknown> = {}, telemetry = false, channelId = '7'): ChannelStreamEvent => ({
@@ -46,13 +58,13 @@ describe('ChannelSubscriptions', () => {
   let hub: ChannelEventHub;
   let channels: { get: jest.Mock };
   let subscriptions: ChannelSubscriptions;
+  let fanout: CountingFanout;
 
-  function open(by: Principal = BOB, includeEvents = false) {
+  async function open(by: Principal = BOB, includeEvents = false) {
     const res = new FakeResponse();
     const stream = new SseStream(res as unknown as ServerResponse);
-    stream.open('hello');
     let clientGone = () => {};
-    subscriptions.attach(CHANNEL, by, stream, (end) => (clientGone = end), { includeEvents });
+    await subscriptions.attach(CHANNEL, by, stream, (end) => (clientGone = end), { includeEvents });
     return { res, goAway: () => clientGone() };
   }
 
@@ -60,32 +72,36 @@ describe('ChannelSubscriptions', () => {
     jest.useFakeTimers();
     hub = new ChannelEventHub();
     channels = { get: jest.fn().mockResolvedValue(CHANNEL) };
-    subscriptions = new ChannelSubscriptions(hub, channels as unknown as ChannelsService);
+    fanout = new CountingFanout();
+    subscriptions = new ChannelSubscriptions(hub, fanout, channels as unknown as ChannelsService);
   });
   afterEach(() => jest.useRealTimers());
 
-  it('sends its channel\'s events as SSE frames, and telemetry only when asked', () => {
-    const plain = open();
-    const all = open(BOB, true);
+  it('sends its channel\'s events as SSE frames, and telemetry only when asked', async () => {
+    const plain = await open();
+    const all = await open(BOB, true);
     hub.deliver(event(MESSAGE_POSTED, { seq: 1 }));
     hub.deliver(event(MESSAGE_POSTED, { seq: 2 }, true));
     hub.deliver(event(SUMMARY_UPDATED, { version: 1 }));
     hub.deliver(event(MESSAGE_POSTED, { seq: 9 }, false, 'another-channel'));
-    expect(plain.res.text).toBe('retry: 3000\n: hello\n\nevent: message.posted\ndata: {"seq":1}\n\nevent: summary.updated\ndata: {"version":1}\n\n');
+    expect(plain.res.text).toBe('retry: 3000\n: streaming channel ops\n\nevent: message.posted\ndata: {"seq":1}\n\nevent: summary.updated\ndata: {"version":1}\n\n');
     expect(all.res.text).toContain('data: {"seq":2}');
   });
 
-  it('writes a heartbeat comment every SSE_HEARTBEAT_MS', () => {
-    const { res } = open();
+  it('writes a heartbeat comment every SSE_HEARTBEAT_MS', async () => {
+    const { res } = await open();
     jest.advanceTimersByTime(SSE_HEARTBEAT_MS * 2);
     expect(res.text.match(/: heartbeat\n\n/g)).toHaveLength(2);
   });
 
-  it('cleans up when the client goes away: no more writes, no listener, no timer', () => {
-    const { res, goAway } = open();
+  it('cleans up when the client goes away: no more writes, no listener, no timer, no interest in other instances', async () => {
+    const { res, goAway } = await open();
+    expect(fanout.listening).toBe(1);
+    goAway();
     goAway();
     expect(subscriptions.openCount).toBe(0);
     expect(hub.subscriberCount).toBe(0);
+    expect(fanout.listening).toBe(0);
     const written = res.text;
     hub.deliver(event(MESSAGE_POSTED, { seq: 1 }));
     jest.advanceTimersByTime(SSE_HEARTBEAT_MS * 3);
@@ -94,8 +110,8 @@ describe('ChannelSubscriptions', () => {
   });
 
   it('ends the stream of a caller who lost access when members change, and keeps the others', async () => {
-    const lost = open(BOB);
-    const admin = open(ADMIN);
+    const lost = await open(BOB);
+    const admin = await open(ADMIN);
     channels.get.mockImplementation(async (_: string, by: Principal) => {
       if (by.kind !== 'admin') throw new NotFoundException();
       return CHANNEL;
@@ -108,16 +124,17 @@ describe('ChannelSubscriptions', () => {
     expect(subscriptions.openCount).toBe(1);
   });
 
-  it('ends every stream at shutdown, so the server can close', () => {
-    const a = open();
-    const b = open();
+  it('ends every stream at shutdown, so the server can close', async () => {
+    const a = await open();
+    const b = await open();
     subscriptions.beforeApplicationShutdown();
     expect([a.res.writableEnded, b.res.writableEnded]).toEqual([true, true]);
     expect(subscriptions.openCount).toBe(0);
+    expect(fanout.listening).toBe(0);
   });
 
-  it('cuts off a client that stopped reading instead of buffering without bound', () => {
-    const { res } = open();
+  it('cuts off a client that stopped reading instead of buffering without bound', async () => {
+    const { res } = await open();
     res.writableLength = SSE_MAX_BUFFERED_BYTES + 1;
     hub.deliver(event(MESSAGE_POSTED, { seq: 1 }));
     expect(res.destroyed).toBe(true);

@@ -4,6 +4,7 @@ import { Channel } from '../channels/channel.entity';
 import { ChannelsService } from '../channels/channels.service';
 import { ChannelEventHub } from './channel-event-hub';
 import { ACCESS_CHANGED, ChannelStreamEvent } from './channel-stream-event';
+import { EventFanout } from './event-fanout';
 import { SSE_HEARTBEAT_MS } from './sse-limits';
 import { SseStream } from './sse-stream';
 
@@ -24,11 +25,17 @@ export class ChannelSubscriptions implements BeforeApplicationShutdown {
 
   constructor(
     private readonly hub: ChannelEventHub,
+    private readonly fanout: EventFanout,
     private readonly channels: ChannelsService,
   ) {}
 
-  /** Streams `channel`'s events to `stream` until either side closes. */
-  attach(channel: Channel, by: Principal, stream: SseStream, onClientGone: (cleanup: () => void) => void, options: SubscriptionOptions): void {
+  /**
+   * Opens `stream` and sends it `channel`'s events until either side closes. Other instances
+   * are told first, so what they publish from the moment the stream opens reaches it.
+   */
+  async attach(channel: Channel, by: Principal, stream: SseStream, onClientGone: (cleanup: () => void) => void, options: SubscriptionOptions): Promise<void> {
+    const stopListening = await this.fanout.listen();
+    stream.open(`streaming channel ${channel.name}`);
     let ended = false;
     let unsubscribe = () => {};
     const heartbeat = setInterval(() => stream.comment('heartbeat'), options.heartbeatMs ?? SSE_HEARTBEAT_MS);
@@ -38,6 +45,7 @@ export class ChannelSubscriptions implements BeforeApplicationShutdown {
       ended = true;
       clearInterval(heartbeat);
       unsubscribe();
+      stopListening();
       stream.close();
       this.open.delete(end);
     };

@@ -28,10 +28,9 @@ export class EventsController {
     const channel = await this.channels.get(name, by); // 404 (as JSON) before any byte of the stream
     reply.hijack();
     const stream = new SseStream(reply.raw);
-    stream.open(`streaming channel ${channel.name}`);
     // A client that left while the channel was read has already fired 'close': end at once, or its
     // heartbeat and hub subscription would outlive it.
     const onClientGone = (end: () => void) => (reply.raw.destroyed ? end() : reply.raw.on('close', end));
-    this.subscriptions.attach(channel, by, stream, onClientGone, { includeEvents: query.includeEvents ?? false });
+    await this.subscriptions.attach(channel, by, stream, onClientGone, { includeEvents: query.includeEvents ?? false });
   }
 }

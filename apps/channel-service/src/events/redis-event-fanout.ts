@@ -1,55 +1,127 @@
 import { Logger } from '@nestjs/common';
 import IORedis from 'ioredis';
 import { randomUUID } from 'node:crypto';
+import { withTimeout } from '../common/with-timeout';
 import { ChannelStreamEvent } from './channel-stream-event';
-import { EventFanout } from './event-fanout';
+import { EventFanout, StopListening } from './event-fanout';
 
 /** The pub/sub channel, under the deployment's key prefix so deployments sharing a Redis stay apart. */
 export const channelEventsTopic = (prefix: string) => `${prefix}:channel-events`;
+/** Where instances with open streams announce themselves. */
+export const listenersTopic = (prefix: string) => `${prefix}:channel-events:listeners`;
 
 /** Upper bound on the events of one pub/sub message (a burst is split into several). */
 export const MAX_EVENTS_PER_MESSAGE = 256;
 /** Separates the publishing instance's id from the JSON list of events in a message. */
 const ORIGIN_SEPARATOR = '\n';
 
+export interface RedisFanoutTiming {
+  /** How often an instance with open streams repeats its announcement. */
+  announceEveryMs: number;
+  /** How long an announcement keeps the others publishing (a few announcements, so one lost is harmless). */
+  listenersTtlMs: number;
+  /** How long opening a stream may wait for its announcement to reach Redis. */
+  announceTimeoutMs: number;
+}
+
+export const REDIS_FANOUT_TIMING: RedisFanoutTiming = { announceEveryMs: 5_000, listenersTtlMs: 15_000, announceTimeoutMs: 1_000 };
+
 /**
- * Redis pub/sub between instances (REDIS_URL set): every local event is published, and events
- * published by other instances are handed to this instance's hub. An instance skips its own
- * (it delivered them locally already). Fire and forget: a stream is live telemetry; a client
- * that missed events while Redis was down catches up with check_messages / get_channel_summary.
+ * Redis pub/sub between instances (REDIS_URL set). Events go over Redis only while some other
+ * instance has a stream open: such an instance subscribes to the events topic and announces
+ * itself on the listeners topic (when its first stream opens, then every `announceEveryMs`);
+ * every instance publishes for `listenersTtlMs` after the last announcement it heard. With no
+ * stream open anywhere, a post costs Redis nothing (docs/benchmarks.md). An instance skips its
+ * own messages (it delivered them locally already).
  *
- * Events are published in batches, one message per event-loop turn (`<origin>\n<JSON list>`,
- * in order): under load that is one Redis round trip for many posts instead of one per post,
- * and an instance recognises its own messages by their prefix without parsing them
- * (docs/benchmarks.md).
+ * Fire and forget: a stream is live telemetry; a client that missed events while Redis was down
+ * catches up with check_messages / get_channel_summary. Events are published in batches, one
+ * message per event-loop turn (`<origin>\n<JSON list>`, in order).
  */
 export class RedisEventFanout extends EventFanout {
   private readonly logger = new Logger(RedisEventFanout.name);
   private readonly origin = randomUUID();
-  private readonly topic: string;
+  private readonly eventsTopic: string;
+  private readonly listenersTopic: string;
   private readonly publisher: IORedis;
   private readonly subscriber: IORedis;
   private pending: ChannelStreamEvent[] = [];
+  /** Until when another instance is known to have a stream open (epoch ms). */
+  private othersListenUntil = 0;
+  /** Open local streams that want other instances' events. */
+  private localListeners = 0;
+  private announcing: { timer: NodeJS.Timeout; ready: Promise<void> } | null = null;
 
-  constructor(redisUrl: string, prefix: string, deliver: (event: ChannelStreamEvent) => void) {
+  constructor(
+    redisUrl: string,
+    prefix: string,
+    private readonly deliver: (event: ChannelStreamEvent) => void,
+    private readonly timing: RedisFanoutTiming = REDIS_FANOUT_TIMING,
+  ) {
     super();
-    this.topic = channelEventsTopic(prefix);
+    this.eventsTopic = channelEventsTopic(prefix);
+    this.listenersTopic = listenersTopic(prefix);
     this.publisher = new IORedis(redisUrl, { maxRetriesPerRequest: 1 });
     this.subscriber = new IORedis(redisUrl);
     for (const connection of [this.publisher, this.subscriber]) {
       connection.on('error', (err) => this.logger.debug({ err: err.message }, 'redis event fan-out connection error'));
     }
-    const own = this.origin + ORIGIN_SEPARATOR;
-    this.subscriber.on('message', (_topic: string, payload: string) => {
-      if (payload.startsWith(own)) return;
-      for (const event of parseEvents(payload)) deliver(event);
-    });
-    this.subscriber.subscribe(this.topic).catch((err) => this.logger.warn({ err: err.message }, 'could not subscribe to channel events'));
+    this.subscriber.on('message', (topic: string, payload: string) => this.onMessage(topic, payload));
+    this.subscriber.subscribe(this.listenersTopic).catch((err) => this.logger.warn({ err: err.message }, 'could not subscribe to stream announcements'));
   }
 
   publish(event: ChannelStreamEvent): void {
+    if (Date.now() >= this.othersListenUntil) return;
     this.pending.push(event);
     if (this.pending.length === 1) setImmediate(() => this.flush());
+  }
+
+  async listen(): Promise<StopListening> {
+    if (this.localListeners++ === 0) this.startAnnouncing();
+    const ready = this.announcing!.ready;
+    try {
+      await withTimeout(ready, this.timing.announceTimeoutMs, 'announcing an open stream to other instances');
+    } catch (err) {
+      this.logger.debug({ err: (err as Error).message }, 'streaming without a confirmed announcement');
+    }
+    let stopped = false;
+    return () => {
+      if (stopped) return;
+      stopped = true;
+      if (--this.localListeners === 0) this.stopAnnouncing();
+    };
+  }
+
+  async close(): Promise<void> {
+    if (this.pending.length > 0) this.flush();
+    if (this.announcing) clearInterval(this.announcing.timer);
+    this.subscriber.disconnect();
+    this.publisher.disconnect();
+  }
+
+  private onMessage(topic: string, payload: string): void {
+    if (topic === this.listenersTopic) {
+      if (payload !== this.origin) this.othersListenUntil = Date.now() + this.timing.listenersTtlMs;
+      return;
+    }
+    if (payload.startsWith(this.origin + ORIGIN_SEPARATOR)) return;
+    for (const event of parseEvents(payload)) this.deliver(event);
+  }
+
+  /** Subscribe to the events first, then announce: whatever the others publish after hearing us, we receive. */
+  private startAnnouncing(): void {
+    const announce = () => this.publisher.publish(this.listenersTopic, this.origin).then(() => undefined);
+    const ready = this.subscriber.subscribe(this.eventsTopic).then(announce);
+    ready.catch((err) => this.logger.debug({ err: err.message }, 'could not announce an open stream'));
+    const timer = setInterval(() => announce().catch(() => undefined), this.timing.announceEveryMs);
+    timer.unref();
+    this.announcing = { timer, ready };
+  }
+
+  private stopAnnouncing(): void {
+    clearInterval(this.announcing!.timer);
+    this.announcing = null;
+    this.subscriber.unsubscribe(this.eventsTopic).catch(() => undefined);
   }
 
   private flush(): void {
@@ -57,16 +129,10 @@ export class RedisEventFanout extends EventFanout {
     this.pending = [];
     for (let i = 0; i < events.length; i += MAX_EVENTS_PER_MESSAGE) {
       const batch = events.slice(i, i + MAX_EVENTS_PER_MESSAGE);
-      this.publisher.publish(this.topic, this.origin + ORIGIN_SEPARATOR + JSON.stringify(batch)).catch((err) => {
+      this.publisher.publish(this.eventsTopic, this.origin + ORIGIN_SEPARATOR + JSON.stringify(batch)).catch((err) => {
         this.logger.debug({ err: err.message, events: batch.length }, 'could not publish channel events to other instances');
       });
     }
-  }
-
-  async close(): Promise<void> {
-    if (this.pending.length > 0) this.flush();
-    this.subscriber.disconnect();
-    this.publisher.disconnect();
   }
 }
 

@@ -27,6 +27,33 @@ export interface InsertedMessage {
 
 const PREFIXED_COLUMNS = MESSAGE_COLUMNS.split(', ').map((c) => `m.${c}`).join(', ');
 
+const INSERT_SQL = `
+  WITH c AS (
+    UPDATE channels SET last_seq = last_seq + 1
+    WHERE name = $1
+      AND ($3 OR members IS NULL OR cardinality(members) = 0 OR $2 = ANY(members))
+      AND ($9::bigint IS NULL OR $9::bigint <= last_seq)
+    RETURNING id, last_seq, summary_threshold
+  ), m AS (
+    INSERT INTO messages (channel_id, seq, type, sender, content, topic, correlation_id, in_reply_to, target, metadata, idempotency_key, request_hash)
+    SELECT c.id, c.last_seq, $4, $2, $5, $6, $7, $9, $8, $10, $11, $12 FROM c
+    RETURNING ${MESSAGE_COLUMNS}
+  )
+  SELECT m.*, c.id AS channel_id, c.summary_threshold,
+         c.last_seq - COALESCE((SELECT s.covers_through_seq FROM channel_summaries s WHERE s.channel_id = c.id), 0) AS backlog
+  FROM m, c`;
+
+const FIND_BY_IDEMPOTENCY_KEY_SQL = `
+  SELECT ${PREFIXED_COLUMNS}, m.request_hash FROM messages m JOIN channels c ON c.id = m.channel_id
+  WHERE c.name = $1 AND m.sender = $2 AND m.idempotency_key = $3`;
+
+const RANGE_SQL = `
+  SELECT ${MESSAGE_COLUMNS} FROM messages
+  WHERE channel_id = $1 AND seq > $2 AND ($3::bigint IS NULL OR seq <= $3::bigint) AND ($5 OR type <> 'EVENT')
+  ORDER BY seq LIMIT $4`;
+
+const THREAD_SQL = `SELECT ${MESSAGE_COLUMNS} FROM messages WHERE channel_id = $1 AND correlation_id = $2 ORDER BY seq`;
+
 @Injectable()
 export class MessagesRepository {
   constructor(private readonly db: Database) {}
@@ -39,20 +66,7 @@ export class MessagesRepository {
    */
   async insert(channelName: string, viewer: string, admin: boolean, m: NewMessage): Promise<InsertedMessage | null> {
     const rows: (MessageRow & { channel_id: string; summary_threshold: number; backlog: string })[] = await this.db.query(
-      `WITH c AS (
-         UPDATE channels SET last_seq = last_seq + 1
-         WHERE name = $1
-           AND ($3 OR members IS NULL OR cardinality(members) = 0 OR $2 = ANY(members))
-           AND ($9::bigint IS NULL OR $9::bigint <= last_seq)
-         RETURNING id, last_seq, summary_threshold
-       ), m AS (
-         INSERT INTO messages (channel_id, seq, type, sender, content, topic, correlation_id, in_reply_to, target, metadata, idempotency_key, request_hash)
-         SELECT c.id, c.last_seq, $4, $2, $5, $6, $7, $9, $8, $10, $11, $12 FROM c
-         RETURNING ${MESSAGE_COLUMNS}
-       )
-       SELECT m.*, c.id AS channel_id, c.summary_threshold,
-              c.last_seq - COALESCE((SELECT s.covers_through_seq FROM channel_summaries s WHERE s.channel_id = c.id), 0) AS backlog
-       FROM m, c`,
+      INSERT_SQL,
       [
         channelName,
         m.sender,
@@ -75,8 +89,7 @@ export class MessagesRepository {
 
   async findByIdempotencyKey(channelName: string, sender: string, key: string): Promise<(MessageRow & { request_hash: string | null }) | null> {
     const rows = await this.db.query(
-      `SELECT ${PREFIXED_COLUMNS}, m.request_hash FROM messages m JOIN channels c ON c.id = m.channel_id
-       WHERE c.name = $1 AND m.sender = $2 AND m.idempotency_key = $3`,
+      FIND_BY_IDEMPOTENCY_KEY_SQL,
       [channelName, sender, key],
     );
     return rows[0] ?? null;
@@ -85,9 +98,7 @@ export class MessagesRepository {
   /** Messages with afterSeq < seq ≤ throughSeq, in seq order, at most `limit`. */
   async range(channelId: string, afterSeq: number, throughSeq: number | null, limit: number, includeEvents: boolean): Promise<MessageRow[]> {
     return this.db.query(
-      `SELECT ${MESSAGE_COLUMNS} FROM messages
-       WHERE channel_id = $1 AND seq > $2 AND ($3::bigint IS NULL OR seq <= $3::bigint) AND ($5 OR type <> 'EVENT')
-       ORDER BY seq LIMIT $4`,
+      RANGE_SQL,
       [channelId, afterSeq, throughSeq, limit, includeEvents],
     );
   }
@@ -95,7 +106,7 @@ export class MessagesRepository {
   /** Every message of one thread, in seq order. */
   async thread(channelId: string, correlationId: string): Promise<MessageRow[]> {
     return this.db.query(
-      `SELECT ${MESSAGE_COLUMNS} FROM messages WHERE channel_id = $1 AND correlation_id = $2 ORDER BY seq`,
+      THREAD_SQL,
       [channelId, correlationId],
     );
   }

@@ -24,12 +24,9 @@ export class SummaryJobProcessor implements OnApplicationBootstrap {
 
   /** Runs only if the channel is still due (a kept trigger may find it already covered). */
   async process(channelId: string): Promise<void> {
-    if (!(await this.isDue(channelId))) return;
-    await this.runner.run(channelId);
-    if (await this.isDue(channelId)) await this.queue.enqueue(channelId);
-  }
-
-  private isDue(channelId: string): Promise<boolean> {
-    return this.summaries.isDue(channelId);
+    const due = await this.summaries.findDue(channelId);
+    if (!due) return;
+    await this.runner.run(due.channel, due.slot);
+    if (await this.summaries.isDue(channelId)) await this.queue.enqueue(channelId);
   }
 }

@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { SummaryResult } from '@qhorus/api';
 import { SummariserRegistry } from '@qhorus/blocks-channel-summary';
-import { ChannelsRepository } from '../channels/channels.repository';
+import { Channel } from '../channels/channel.entity';
 import { withTimeout } from '../common/with-timeout';
 import { AppConfig } from '../config/app-config';
 import { toMessage } from '../messages/message.entity';
@@ -26,7 +26,6 @@ export class SummaryJobRunner {
   private readonly logger = new Logger(SummaryJobRunner.name);
 
   constructor(
-    private readonly channels: ChannelsRepository,
     private readonly messages: MessagesRepository,
     private readonly summaries: SummaryRepository,
     private readonly summarisers: SummariserRegistry,
@@ -34,10 +33,10 @@ export class SummaryJobRunner {
     private readonly events: EventEmitter2,
   ) {}
 
-  async run(channelId: string): Promise<void> {
-    const channel = await this.channels.findById(channelId);
-    let slot = await this.summaries.findSlot(channelId);
-    if (!channel || !slot) return; // deleted meanwhile: nothing to do
+  /** `channel` and `slot` as read when the job found the channel due (`SummaryRepository.findDue`). */
+  async run(channel: Channel, startSlot: SummarySlot): Promise<void> {
+    const channelId = channel.id;
+    let slot = startSlot;
     const target = channel.lastSeq;
     const startedAt = performance.now();
     let tier = NO_TIER;

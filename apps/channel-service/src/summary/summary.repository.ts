@@ -29,6 +29,34 @@ const DUE = `c.last_seq > s.covers_through_seq
 
 const PREFIXED_CHANNEL_COLUMNS = CHANNEL_COLUMNS.split(', ').map((c) => `c.${c}`).join(', ');
 
+const FIND_BY_CHANNEL_NAME_SQL = `SELECT ${PREFIXED_CHANNEL_COLUMNS}, ${SLOT_COLUMNS} FROM channels c JOIN channel_summaries s ON s.channel_id = c.id WHERE c.name = $1`;
+
+const FIND_DUE_SQL = `
+  SELECT ${PREFIXED_CHANNEL_COLUMNS}, ${SLOT_COLUMNS} FROM channels c JOIN channel_summaries s ON s.channel_id = c.id
+  WHERE c.id = $1 AND ${DUE}`;
+
+const FIND_SLOT_SQL = `SELECT ${SLOT_COLUMNS} FROM channel_summaries s WHERE s.channel_id = $1`;
+
+const COMMIT_SQL = `
+  WITH committed AS (
+    UPDATE channel_summaries s
+    SET text = $3, annotations = $4, covers_through_seq = $5, version = s.version + 1,
+        updated_at = now(), updated_by = $6, last_error = NULL, last_error_at = NULL
+    WHERE s.channel_id = $1 AND s.version = $2
+    RETURNING ${SLOT_COLUMNS}
+  ), h AS (
+    INSERT INTO channel_summary_history (channel_id, version, text, annotations, covers_from_seq, covers_through_seq, updated_by)
+    SELECT channel_id, version, text, annotations, $7::bigint, covers_through_seq, updated_by FROM committed
+  )
+  SELECT * FROM committed`;
+
+const DUE_CHANNEL_IDS_SQL = `
+  SELECT c.id FROM channels c JOIN channel_summaries s ON s.channel_id = c.id
+  WHERE ${DUE}
+    AND (s.last_error_at IS NULL OR s.last_error_at < now() - make_interval(secs => $1::double precision / 1000))`;
+
+const IS_DUE_SQL = `SELECT 1 FROM channels c JOIN channel_summaries s ON s.channel_id = c.id WHERE c.id = $1 AND ${DUE}`;
+
 @Injectable()
 export class SummaryRepository {
   constructor(private readonly db: Database) {}
@@ -36,14 +64,20 @@ export class SummaryRepository {
   /** The channel and its slot in one read (two primary-key rows). */
   async findByChannelName(name: string): Promise<{ channel: Channel; slot: SummarySlot } | null> {
     const rows = await this.db.query(
-      `SELECT ${PREFIXED_CHANNEL_COLUMNS}, ${SLOT_COLUMNS} FROM channels c JOIN channel_summaries s ON s.channel_id = c.id WHERE c.name = $1`,
+      FIND_BY_CHANNEL_NAME_SQL,
       [name],
     );
     return rows[0] ? { channel: toChannel(rows[0] as ChannelRow), slot: toSlot(rows[0] as SummarySlotRow) } : null;
   }
 
+  /** The channel and its slot when its summary is due, in one read; null when it is not due (or is gone). */
+  async findDue(channelId: string): Promise<{ channel: Channel; slot: SummarySlot } | null> {
+    const rows = await this.db.query(FIND_DUE_SQL, [channelId]);
+    return rows[0] ? { channel: toChannel(rows[0] as ChannelRow), slot: toSlot(rows[0] as SummarySlotRow) } : null;
+  }
+
   async findSlot(channelId: string): Promise<SummarySlot | null> {
-    const rows: SummarySlotRow[] = await this.db.query(`SELECT ${SLOT_COLUMNS} FROM channel_summaries s WHERE s.channel_id = $1`, [channelId]);
+    const rows: SummarySlotRow[] = await this.db.query(FIND_SLOT_SQL, [channelId]);
     return rows[0] ? toSlot(rows[0]) : null;
   }
 
@@ -54,17 +88,7 @@ export class SummaryRepository {
    */
   async commit(c: SummaryCommit): Promise<SummarySlot> {
     const rows: SummarySlotRow[] = await this.db.query(
-      `WITH committed AS (
-         UPDATE channel_summaries s
-         SET text = $3, annotations = $4, covers_through_seq = $5, version = s.version + 1,
-             updated_at = now(), updated_by = $6, last_error = NULL, last_error_at = NULL
-         WHERE s.channel_id = $1 AND s.version = $2
-         RETURNING ${SLOT_COLUMNS}
-       ), h AS (
-         INSERT INTO channel_summary_history (channel_id, version, text, annotations, covers_from_seq, covers_through_seq, updated_by)
-         SELECT channel_id, version, text, annotations, $7::bigint, covers_through_seq, updated_by FROM committed
-       )
-       SELECT * FROM committed`,
+      COMMIT_SQL,
       [c.channelId, c.expectedVersion, c.result.text, JSON.stringify(c.result.annotations), c.coversThroughSeq, c.updatedBy, c.coversFromSeq],
     );
     if (rows.length !== 1) throw new StaleSummaryVersionError(`summary of channel ${c.channelId} is no longer at version ${c.expectedVersion}`);
@@ -107,9 +131,7 @@ export class SummaryRepository {
    */
   async dueChannelIds(errorBackoffMs: number): Promise<string[]> {
     const rows: { id: string }[] = await this.db.query(
-      `SELECT c.id FROM channels c JOIN channel_summaries s ON s.channel_id = c.id
-       WHERE ${DUE}
-         AND (s.last_error_at IS NULL OR s.last_error_at < now() - make_interval(secs => $1::double precision / 1000))`,
+      DUE_CHANNEL_IDS_SQL,
       [errorBackoffMs],
     );
     return rows.map((r) => String(r.id));
@@ -117,7 +139,7 @@ export class SummaryRepository {
 
   async isDue(channelId: string): Promise<boolean> {
     const rows = await this.db.query(
-      `SELECT 1 FROM channels c JOIN channel_summaries s ON s.channel_id = c.id WHERE c.id = $1 AND ${DUE}`,
+      IS_DUE_SQL,
       [channelId],
     );
     return rows.length > 0;
