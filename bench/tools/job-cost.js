@@ -1,70 +1,71 @@
 #!/usr/bin/env node
 'use strict';
-// What one summary job costs the machine: CPU of this process (the compiled app, in process),
-// of Postgres and of Redis, per post into a channel where no summary is ever due and per post
-// into one at threshold 20; the difference, times posts ÷ jobs, is the cost of a job.
+// What one summary job costs the machine, by consumer (service process, Postgres, Redis, all of
+// it). Posts the same messages, one at a time with a pause after every 20, into a channel where
+// no summary is ever due and into one at threshold 20; the CPU difference divided by the
+// number of summary commits is the cost of a job.
 //   node bench/tools/job-cost.js      (after `npx nest build`)
-require('reflect-metadata');
 const cfg = require('../config');
-const dist = require('../lib/dist');
 const { JsonClient } = require('../lib/http');
 const { cpuSnapshot, cpuPerRequestUs } = require('../lib/load');
 const { createDatabase, withClient } = require('../lib/postgres');
 const { deleteRedisPrefix } = require('../lib/redis');
+const { startService } = require('../lib/servers');
 const { runStamp } = require('../lib/stamp');
 const { drainSummaries } = require('../scenarios/throughput');
 
-const POSTS = Number(process.env.JOB_COST_POSTS ?? 3000);
-const SUMMARY_THRESHOLD = 20;
-const CONCURRENCY = 8;
+const CYCLES = Number(process.env.JOB_COST_CYCLES ?? 150);
+const THRESHOLD = 20;
+/** Lets each job run on its own, as it does between bursts of posts. */
+const PAUSE_MS = 20;
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-async function measure(agent, channel, dbUrl) {
+async function run(agent, service, dbUrl, channel) {
   const body = JSON.parse(cfg.POST_BODY);
-  const before = cpuSnapshot(process.pid);
-  let next = 0;
-  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-    while (next++ < POSTS) await agent.expectOk('POST', `/api/v1/channels/${channel}/messages`, body);
-  }));
+  const before = cpuSnapshot(service.pid);
+  for (let cycle = 0; cycle < CYCLES; cycle++) {
+    for (let i = 0; i < THRESHOLD; i++) await agent.expectOk('POST', `/api/v1/channels/${channel}/messages`, body);
+    await sleep(PAUSE_MS);
+  }
   await drainSummaries(dbUrl);
-  const perPost = cpuPerRequestUs(before, cpuSnapshot(process.pid), POSTS);
+  const total = cpuPerRequestUs(before, cpuSnapshot(service.pid), 1);
   const { rows } = await withClient(dbUrl, (c) =>
-    c.query(`SELECT count(*)::int AS jobs FROM channel_summary_history h JOIN channels c ON c.id = h.channel_id WHERE c.name = $1`, [channel]),
+    c.query(`SELECT count(h.*)::int AS commits FROM channels c LEFT JOIN channel_summary_history h ON h.channel_id = c.id WHERE c.name = $1`, [channel]),
   );
-  return { perPost, commits: rows[0].jobs };
+  return { total, commits: rows[0].commits };
 }
 
 (async () => {
   const stamp = runStamp();
   const db = await createDatabase(stamp, 'jobcost');
-  const prefix = `qbench-${stamp}-jobcost`;
-  const { loadConfig } = dist.require.appConfig();
-  const { createApp } = dist.require.bootstrap();
-  const app = await createApp(loadConfig({
-    DATABASE_URL: db.url, REDIS_URL: cfg.REDIS_URL, QHORUS_QUEUE_PREFIX: prefix, QHORUS_ADMIN_TOKEN: cfg.ADMIN_TOKEN,
-    LOG_LEVEL: 'error', QHORUS_RATE_LIMIT_PER_SECOND: cfg.RATE_LIMIT_LIFTED, QHORUS_RATE_LIMIT_BURST: cfg.RATE_LIMIT_LIFTED,
-  }));
+  const queuePrefix = `qbench-${stamp}-jobcost`;
+  const service = await startService({ databaseUrl: db.url, queuePrefix, poolSize: 10 });
   try {
-    await app.listen(0, cfg.HOST);
-    const url = `http://${cfg.HOST}:${app.getHttpServer().address().port}`;
-    const { token } = await new JsonClient(url, cfg.ADMIN_TOKEN).expectOk('POST', '/api/v1/agents', { name: cfg.AGENT });
-    const agent = new JsonClient(url, token, CONCURRENCY);
-    await agent.expectOk('POST', '/api/v1/channels', { name: 'warm', summaryThreshold: SUMMARY_THRESHOLD });
-    await agent.expectOk('POST', '/api/v1/channels', { name: 'quiet', summaryThreshold: cfg.NO_SUMMARY_THRESHOLD });
-    await agent.expectOk('POST', '/api/v1/channels', { name: 'busy', summaryThreshold: SUMMARY_THRESHOLD });
-    await measure(agent, 'warm', db.url); // JIT, pools, prepared statements
-    const quiet = await measure(agent, 'quiet', db.url);
-    const busy = await measure(agent, 'busy', db.url);
-    agent.close();
-    console.log(`posts: ${POSTS} per channel, ${CONCURRENCY} at a time; summary commits at threshold ${SUMMARY_THRESHOLD}: ${busy.commits}`);
-    console.log('µs CPU per post      ', Object.keys(quiet.perPost).map((k) => k.padStart(13)).join(''));
-    for (const [label, r] of [['no summary due', quiet], [`threshold ${SUMMARY_THRESHOLD}`, busy]]) {
-      console.log(label.padEnd(21), Object.values(r.perPost).map((v) => String(v).padStart(13)).join(''));
+    const { token } = await new JsonClient(service.url, cfg.ADMIN_TOKEN).expectOk('POST', '/api/v1/agents', { name: cfg.AGENT });
+    const agent = new JsonClient(service.url, token, 1);
+    for (const [name, summaryThreshold] of [['warm', THRESHOLD], ['quiet', cfg.NO_SUMMARY_THRESHOLD], ['busy', THRESHOLD]]) {
+      await agent.expectOk('POST', '/api/v1/channels', { name, summaryThreshold });
     }
-    const perJob = Object.keys(quiet.perPost).map((k) => Math.round(((busy.perPost[k] - quiet.perPost[k]) * POSTS) / busy.commits));
-    console.log('µs CPU per commit    ', perJob.map((v) => String(v).padStart(13)).join(''));
+    await run(agent, service, db.url, 'warm'); // JIT, pools, prepared statements
+    // Alternating, so a drift in the machine's load shows on both sides; the sums of both rounds.
+    const rounds = [];
+    for (const name of ['quiet', 'busy', 'busy', 'quiet']) rounds.push({ name, ...(await run(agent, service, db.url, name)) });
+    agent.close();
+    const sum = (name) => {
+      const mine = rounds.filter((r) => r.name === name);
+      const total = Object.fromEntries(Object.keys(mine[0].total).map((k) => [k, mine.reduce((n, r) => n + r.total[k], 0)]));
+      return { total, commits: mine[mine.length - 1].commits };
+    };
+    const quiet = sum('quiet');
+    const busy = sum('busy');
+    const perJob = Object.fromEntries(Object.keys(busy.total).map((k) => [k, Math.round((busy.total[k] - quiet.total[k]) / busy.commits)]));
+    console.log(`${2 * CYCLES * THRESHOLD} posts per channel; ${busy.commits} summary commits at threshold ${THRESHOLD}`);
+    console.log('CPU µs in all, no summary due:', JSON.stringify(quiet.total));
+    console.log('CPU µs in all, threshold 20:  ', JSON.stringify(busy.total));
+    console.log('CPU µs per summary job:      ', JSON.stringify(perJob));
   } finally {
-    await app.close();
+    await service.stop();
     await db.drop();
-    await deleteRedisPrefix(prefix);
+    await deleteRedisPrefix(queuePrefix);
   }
 })();

@@ -7,7 +7,7 @@ import { exceedsJsonDepth } from './json-depth';
  * copy of fastify, whose types differ nominally from the top-level one.
  */
 interface HookHost {
-  addHook(name: 'preValidation', hook: (request: { body?: unknown }) => Promise<void>): unknown;
+  addHook(name: 'preValidation', hook: (request: { body?: unknown }, reply: unknown, done: (err?: Error) => void) => void): unknown;
 }
 interface ErrorReply {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Fastify's send() is generic over the route's reply type
@@ -20,10 +20,10 @@ interface ErrorReply {
  * error handler, hence ApiErrorFilter, like every other error.
  */
 export function registerBodyDepthLimit(fastify: HookHost, maxDepth: number): void {
-  fastify.addHook('preValidation', async (request) => {
-    if (exceedsJsonDepth(request.body, maxDepth)) {
-      throw new BadRequestException(`Request body nests deeper than ${maxDepth} levels (QHORUS_JSON_MAX_DEPTH)`);
-    }
+  // Callback style, not async: no promise per request.
+  fastify.addHook('preValidation', (request, _reply, done) => {
+    if (!exceedsJsonDepth(request.body, maxDepth)) return done();
+    done(new BadRequestException(`Request body nests deeper than ${maxDepth} levels (QHORUS_JSON_MAX_DEPTH)`));
   });
 }
 

@@ -20,6 +20,11 @@ export class ChannelEventHub {
     };
   }
 
+  /** Whether a stream of this instance is open on the channel. */
+  has(channelId: string): boolean {
+    return this.listeners.has(channelId);
+  }
+
   deliver(event: ChannelStreamEvent): void {
     for (const listener of this.listeners.get(event.channelId) ?? []) {
       try {

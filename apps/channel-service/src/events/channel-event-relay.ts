@@ -17,20 +17,23 @@ export class ChannelEventRelay {
 
   @OnEvent(MessagePostedEvent.NAME)
   onMessagePosted(e: MessagePostedEvent): void {
-    this.relay(messagePostedStreamEvent(e));
+    this.relay(e.channelId, () => messagePostedStreamEvent(e));
   }
 
   @OnEvent(SummaryUpdatedEvent.NAME)
   onSummaryUpdated(e: SummaryUpdatedEvent): void {
-    this.relay(summaryUpdatedStreamEvent(e));
+    this.relay(e.channelId, () => summaryUpdatedStreamEvent(e));
   }
 
   @OnEvent(ChannelReconfiguredEvent.NAME)
   onChannelReconfigured(e: ChannelReconfiguredEvent): void {
-    this.relay(accessChangedStreamEvent(e));
+    this.relay(e.channelId, () => accessChangedStreamEvent(e));
   }
 
-  private relay(event: ChannelStreamEvent): void {
+  /** Builds the stream event only when a stream here or on another instance can receive it. */
+  private relay(channelId: string, build: () => ChannelStreamEvent): void {
+    if (!this.hub.has(channelId) && !this.fanout.othersListening) return;
+    const event = build();
     this.hub.deliver(event);
     this.fanout.publish(event);
   }

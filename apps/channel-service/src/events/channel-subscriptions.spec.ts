@@ -38,6 +38,9 @@ class FakeResponse {
 class CountingFanout extends EventFanout {
   listening = 0;
   publish(): void {}
+  get othersListening(): boolean {
+    return false;
+  }
   async listen(): Promise<StopListening> {
     this.listening++;
     return () => this.listening--;

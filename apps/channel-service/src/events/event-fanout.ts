@@ -10,6 +10,8 @@ export type StopListening = () => void;
 export abstract class EventFanout {
   /** Offers a local event to the other instances (dropped when none of them has a stream open). */
   abstract publish(event: ChannelStreamEvent): void;
+  /** Whether some other instance has a stream open, as far as this one has heard. */
+  abstract get othersListening(): boolean;
   /**
    * This instance has a stream open and wants other instances' events from now on. Resolves once
    * the others have been told (bounded: a stream never waits on Redis for long).
@@ -20,6 +22,9 @@ export abstract class EventFanout {
 
 export class LocalOnlyFanout extends EventFanout {
   publish(): void {}
+  get othersListening(): boolean {
+    return false;
+  }
   async listen(): Promise<StopListening> {
     return () => {};
   }

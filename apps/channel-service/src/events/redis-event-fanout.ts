@@ -70,8 +70,12 @@ export class RedisEventFanout extends EventFanout {
     this.subscriber.subscribe(this.listenersTopic).catch((err) => this.logger.warn({ err: err.message }, 'could not subscribe to stream announcements'));
   }
 
+  get othersListening(): boolean {
+    return Date.now() < this.othersListenUntil;
+  }
+
   publish(event: ChannelStreamEvent): void {
-    if (Date.now() >= this.othersListenUntil) return;
+    if (!this.othersListening) return;
     this.pending.push(event);
     if (this.pending.length === 1) setImmediate(() => this.flush());
   }

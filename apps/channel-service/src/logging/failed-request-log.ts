@@ -22,7 +22,7 @@ export function logsEveryRequest(level: LogLevel): boolean {
 interface HookHost {
   addHook(
     name: 'onResponse',
-    hook: (request: { id: string; method: string; url: string }, reply: { statusCode: number; elapsedTime: number }) => Promise<void>,
+    hook: (request: { id: string; method: string; url: string }, reply: { statusCode: number; elapsedTime: number }, done: () => void) => void,
   ): unknown;
 }
 
@@ -34,7 +34,8 @@ interface HookHost {
 export function registerFailedRequestLog(fastify: HookHost, level: LogLevel): void {
   if (logsEveryRequest(level) || level === 'silent') return;
   const logger = new Logger('HTTP');
-  fastify.addHook('onResponse', async (request, reply) => {
+  fastify.addHook('onResponse', (request, reply, done) => {
+    done(); // callback style, not async: no promise per request
     if (reply.statusCode < CLIENT_ERROR) return;
     const line = {
       req: { id: request.id, method: request.method, url: request.url },

@@ -47,9 +47,14 @@ const FIND_BY_IDEMPOTENCY_KEY_SQL = `
   SELECT ${PREFIXED_COLUMNS}, m.request_hash FROM messages m JOIN channels c ON c.id = m.channel_id
   WHERE c.name = $1 AND m.sender = $2 AND m.idempotency_key = $3`;
 
+/** Largest bigint: "no upper bound". */
+const MAX_SEQ = '9223372036854775807';
+
+// Both bounds are index conditions, also in Postgres' generic plan for this prepared statement
+// (`$3 IS NULL OR seq <= $3` is not: the scan then runs to the channel's last message).
 const RANGE_SQL = `
   SELECT ${MESSAGE_COLUMNS} FROM messages
-  WHERE channel_id = $1 AND seq > $2 AND ($3::bigint IS NULL OR seq <= $3::bigint) AND ($5 OR type <> 'EVENT')
+  WHERE channel_id = $1 AND seq > $2 AND seq <= COALESCE($3::bigint, ${MAX_SEQ}) AND ($5 OR type <> 'EVENT')
   ORDER BY seq LIMIT $4`;
 
 const THREAD_SQL = `SELECT ${MESSAGE_COLUMNS} FROM messages WHERE channel_id = $1 AND correlation_id = $2 ORDER BY seq`;

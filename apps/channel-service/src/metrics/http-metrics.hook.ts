@@ -21,11 +21,13 @@ export class HttpMetricsHook implements OnModuleInit {
   onModuleInit(): void {
     const fastify = this.adapterHost.httpAdapter?.getInstance<FastifyInstance>();
     if (!fastify) return; // not running over HTTP (an application context)
-    fastify.addHook('onResponse', async (request: FastifyRequest, reply: FastifyReply) => {
+    // Callback style, not async: no promise per request.
+    fastify.addHook('onResponse', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
       this.metrics.httpDuration.observe(
         { method: request.method, route: request.routeOptions?.url ?? UNMATCHED_ROUTE, status: String(reply.statusCode) },
         reply.elapsedTime / 1000,
       );
+      done();
     });
   }
 }

@@ -19,10 +19,12 @@ export class SummaryTriggerListener {
   /**
    * The post already computed the backlog in its insert statement: no read needed here. While a
    * job catches up, the throttle spares a queue round trip per post (see TriggerThrottle).
+   * Synchronous on purpose: a map lookup per post, and `enqueue` never rejects (a failure is
+   * logged and left to the sweep), so no promise or deferred call is spent on every post.
    */
-  @OnEvent(MessagePostedEvent.NAME, { async: true, promisify: true, suppressErrors: true })
-  async onMessagePosted(event: MessagePostedEvent): Promise<void> {
-    if (this.throttle.shouldEnqueue(event.channelId, event.backlog, event.summaryThreshold)) await this.queue.enqueue(event.channelId);
+  @OnEvent(MessagePostedEvent.NAME, { suppressErrors: true })
+  onMessagePosted(event: MessagePostedEvent): void {
+    if (this.throttle.shouldEnqueue(event.channelId, event.backlog, event.summaryThreshold)) void this.queue.enqueue(event.channelId);
   }
 
   @OnEvent(ChannelReconfiguredEvent.NAME, { async: true, promisify: true, suppressErrors: true })

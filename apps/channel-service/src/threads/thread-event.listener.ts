@@ -10,8 +10,9 @@ import { toThreadEvent } from './thread-event';
 export class ThreadEventListener {
   constructor(@Inject(THREAD_EVENT_BUS) private readonly bus: ThreadEventBus) {}
 
-  @OnEvent(MessagePostedEvent.NAME, { async: true, promisify: true, suppressErrors: true })
-  async onMessagePosted(event: MessagePostedEvent): Promise<void> {
+  /** Synchronous: most messages have no thread, and the bus only hands a thread's message to its accumulator. */
+  @OnEvent(MessagePostedEvent.NAME, { suppressErrors: true })
+  onMessagePosted(event: MessagePostedEvent): void {
     const { message } = event;
     if (!message.correlationId) return;
     this.bus.publish(toThreadEvent(threadKey(event.channelId, message.correlationId), message));
