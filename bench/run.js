@@ -3,7 +3,7 @@
 // `npm run bench`: builds the service, starts it in production mode (Postgres + BullMQ) next to
 // a bare Fastify + pg baseline, and measures the figures of docs/benchmarks.md.
 //   --only=post,get,freshness,heuristic,linearity   a subset (default: all)
-//   --profile                                       both servers under `node --cpu-prof` (see bench/tools/)
+//   --profile                                       all three servers under `node --cpu-prof` (see bench/tools/)
 //   --no-build                                      reuse dist/
 // Durations: BENCH_DURATION_S, BENCH_ROUNDS, BENCH_WARMUP_S (see bench/config.js).
 const { execFileSync, execSync } = require('node:child_process');
@@ -66,9 +66,13 @@ async function main() {
       cleanups.push(() => serviceDb.drop());
       const baselineDb = await createDatabase(stamp, 'baseline');
       cleanups.push(() => baselineDb.drop());
+      const preparedDb = await createDatabase(stamp, 'prepared');
+      cleanups.push(() => preparedDb.drop());
       cleanups.push(() => deleteRedisPrefix(queuePrefix));
-      await runMigrations(baselineDb.url);
-      await createBaselineChannels(baselineDb.url, POST_CHANNELS);
+      for (const db of [baselineDb, preparedDb]) {
+        await runMigrations(db.url);
+        await createBaselineChannels(db.url, POST_CHANNELS);
+      }
 
       if (args.includes('--profile')) mkdirSync(PROFILE_DIR, { recursive: true });
       const profileArgs = args.includes('--profile') ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
@@ -76,7 +80,9 @@ async function main() {
       cleanups.unshift(() => service.stop());
       const baseline = await startBaseline({ databaseUrl: baselineDb.url, poolSize, nodeArgs: profileArgs });
       cleanups.unshift(() => baseline.stop());
-      log(`service pid ${service.pid} at ${service.url}, baseline pid ${baseline.pid} at ${baseline.url}, pool size ${poolSize}`);
+      const prepared = await startBaseline({ databaseUrl: preparedDb.url, poolSize, nodeArgs: profileArgs, prepared: true });
+      cleanups.unshift(() => prepared.stop());
+      log(`service pid ${service.pid} at ${service.url}, baseline pid ${baseline.pid} at ${baseline.url}, prepared baseline pid ${prepared.pid} at ${prepared.url}, pool size ${poolSize}`);
 
       const admin = new JsonClient(service.url, cfg.ADMIN_TOKEN);
       const { token } = await admin.expectOk('POST', '/api/v1/agents', { name: cfg.AGENT });
@@ -87,6 +93,7 @@ async function main() {
       const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
       const postPaths = (channels) => channels.map((n) => `/api/v1/channels/${n}/messages`);
       const baselinePost = { url: baseline.url, pid: baseline.pid, paths: postPaths(POST_CHANNELS), headers };
+      const preparedPost = { url: prepared.url, pid: prepared.pid, paths: postPaths(POST_CHANNELS), headers };
 
       if (wants('post')) {
         report.figures.push({
@@ -95,6 +102,7 @@ async function main() {
             method: 'POST',
             body: cfg.POST_BODY,
             baseline: baselinePost,
+            prepared: preparedPost,
             service: { url: service.url, pid: service.pid, paths: postPaths(POST_CHANNELS), headers, dbUrl: serviceDb.url },
           })),
           target: cfg.TARGETS.POST_RATIO,
@@ -105,6 +113,7 @@ async function main() {
             method: 'POST',
             body: cfg.POST_BODY,
             baseline: baselinePost,
+            prepared: preparedPost,
             service: { url: service.url, pid: service.pid, paths: postPaths(NO_SUMMARY_CHANNELS), headers },
           })),
           target: cfg.TARGETS.POST_RATIO,
@@ -113,6 +122,7 @@ async function main() {
       if (wants('get')) {
         if (!wants('post')) await seedSummaries(agent, serviceDb.url, POST_CHANNELS);
         const slots = await copySlotsToBaseline(serviceDb.url, baselineDb.url, POST_CHANNELS);
+        await copySlotsToBaseline(serviceDb.url, preparedDb.url, POST_CHANNELS);
         const textBytes = Math.round(slots.reduce((n, s) => n + Buffer.byteLength(s.text), 0) / slots.length);
         const getPaths = POST_CHANNELS.map((n) => `/api/v1/channels/${n}/summary`);
         report.figures.push({
@@ -120,6 +130,7 @@ async function main() {
             title: `GET summary (${textBytes} B of summary text)`,
             method: 'GET',
             baseline: { url: baseline.url, pid: baseline.pid, paths: getPaths, headers: { authorization: headers.authorization } },
+            prepared: { url: prepared.url, pid: prepared.pid, paths: getPaths, headers: { authorization: headers.authorization } },
             service: { url: service.url, pid: service.pid, paths: getPaths, headers: { authorization: headers.authorization } },
           })),
           target: cfg.TARGETS.GET_SUMMARY_RATIO,
@@ -135,10 +146,11 @@ async function main() {
       agent.close();
       admin.close();
       await baseline.stop();
+      await prepared.stop();
       await service.stop();
       if (args.includes('--profile')) {
         writeFileSync(join(PROFILE_DIR, 'windows.json'), JSON.stringify(measuredWindows, null, 2));
-        log(`CPU profiles (service pid ${service.pid}, baseline pid ${baseline.pid}) in ${PROFILE_DIR}; measured runs in windows.json: node bench/tools/cpu-profile-top.js <profile> --window=<figure>`);
+        log(`CPU profiles (service pid ${service.pid}, baseline pid ${baseline.pid}, prepared baseline pid ${prepared.pid}) in ${PROFILE_DIR}; measured runs in windows.json: node bench/tools/cpu-profile-top.js <profile> --window=<figure>`);
       }
     }
     if (wants('heuristic')) {
@@ -156,7 +168,7 @@ async function main() {
   const finished = new Date();
   const header = [
     `Qhorus bench — ${started.toISOString()} (${Math.round((finished - started) / 1000)} s), node ${process.version}, ${os.cpus().length} × ${os.cpus()[0].model}`,
-    `load average before ${loadBefore}, after ${load()}; ${cfg.CONNECTIONS} connections, ${cfg.ROUNDS} × ${cfg.DURATION_S} s per server per figure (alternating), medians`,
+    `load average before ${loadBefore}, after ${load()}; ${cfg.CONNECTIONS} connections, ${cfg.ROUNDS} × ${cfg.DURATION_S} s per server per figure (rotating order), medians`,
     '',
   ].join('\n');
   const out = `${header}${renderReport(report)}\n`;

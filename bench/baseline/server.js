@@ -4,7 +4,10 @@
 // auth, no validation framework, no logging, no events: the stack's own limit.
 //   POST /api/v1/channels/:name/messages  seq allocated and row inserted in ONE statement
 //   GET  /api/v1/channels/:name/summary   the slot read in one indexed statement
-// Env: DATABASE_URL, PORT, HOST, POOL_SIZE.
+// Env: DATABASE_URL, PORT, HOST, POOL_SIZE, PREPARED_STATEMENTS.
+//   PREPARED_STATEMENTS unset: `pool.query(text, values)`, as most code written by hand does
+//   (Postgres parses and plans every statement); =1: named statements, prepared once per connection
+//   and reused (what the service does) — the stack's real limit.
 const Fastify = require('fastify');
 const { Pool } = require('pg');
 
@@ -25,6 +28,10 @@ const READ_SUMMARY = `
          s.last_error, s.last_error_at, c.summariser
   FROM channels c JOIN channel_summaries s ON s.channel_id = c.id WHERE c.name = $1`;
 
+const PREPARED = process.env.PREPARED_STATEMENTS === '1';
+/** A statement for `pool.query`, named (prepared once per connection) when PREPARED. */
+const statement = (name, text, values) => (PREPARED ? { name, text, values } : { text, values });
+
 async function main() {
   const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.POOL_SIZE) });
   const app = Fastify({ logger: false });
@@ -34,7 +41,7 @@ async function main() {
   app.post('/api/v1/channels/:name/messages', async (req, reply) => {
     const b = req.body ?? {};
     if (typeof b.content !== 'string') return reply.code(400).send({ message: 'content must be a string' });
-    const { rows } = await pool.query({ name: 'insert_message', text: INSERT_MESSAGE, values: [req.params.name, b.type ?? DEFAULT_TYPE, SENDER, b.content, b.topic ?? DEFAULT_TOPIC] });
+    const { rows } = await pool.query(statement('insert_message', INSERT_MESSAGE, [req.params.name, b.type ?? DEFAULT_TYPE, SENDER, b.content, b.topic ?? DEFAULT_TOPIC]));
     if (rows.length === 0) return reply.code(404).send({ message: 'channel not found' });
     const r = rows[0];
     return reply.code(201).send({
@@ -54,7 +61,7 @@ async function main() {
   });
 
   app.get('/api/v1/channels/:name/summary', async (req, reply) => {
-    const { rows } = await pool.query({ name: 'read_summary', text: READ_SUMMARY, values: [req.params.name] });
+    const { rows } = await pool.query(statement('read_summary', READ_SUMMARY, [req.params.name]));
     if (rows.length === 0) return reply.code(404).send({ message: 'channel not found' });
     const r = rows[0];
     const lastSeq = Number(r.last_seq);

@@ -11,16 +11,26 @@ const verdict = (ok) => (ok ? 'PASS' : 'MISS');
 function renderReport({ figures, freshness, heuristic, linearity }) {
   const lines = [];
   if (figures.length > 0) {
-    lines.push('| figure | baseline req/s | service req/s | ratio (target) | baseline p50 / p99 | service p50 / p99 | p99 ÷ baseline (target ≤ 3) | server CPU per request, baseline / service | |');
-    lines.push('|---|---:|---:|---:|---:|---:|---:|---:|---|');
+    // Each figure against both yardsticks: the plain baseline (statements parsed and planned every
+    // time, as most code written by hand does) and the prepared one (the stack's real limit).
+    lines.push(
+      '| figure | req/s: baseline / prepared baseline / service | service ÷ baseline (target) | service ÷ prepared baseline | ' +
+        'p50 / p99: baseline / prepared / service | p99 ÷ baseline, ÷ prepared (target ≤ 3) | server CPU per request: baseline / prepared / service | vs baseline | vs prepared |',
+    );
+    lines.push('|---|---:|---:|---:|---:|---:|---:|---|---|');
     for (const f of figures) {
-      const ratio = f.service.rps / f.baseline.rps;
-      const p99Factor = f.service.p99 / f.baseline.p99;
-      const ok = ratio >= f.target && p99Factor <= TARGETS.P99_FACTOR;
+      const against = (b) => {
+        const ratio = f.service.rps / b.rps;
+        const p99Factor = f.service.p99 / b.p99;
+        return { ratio, p99Factor, ok: ratio >= f.target && p99Factor <= TARGETS.P99_FACTOR };
+      };
+      const plain = against(f.baseline);
+      const prepared = against(f.prepared);
+      const latency = (r) => `${ms(r.p50)} / ${ms(r.p99)}`;
       lines.push(
-        `| ${f.title} | ${int(f.baseline.rps)} | ${int(f.service.rps)} | ${pct(ratio)} (≥ ${pct(f.target)}) | ` +
-          `${ms(f.baseline.p50)} / ${ms(f.baseline.p99)} | ${ms(f.service.p50)} / ${ms(f.service.p99)} | ${p99Factor.toFixed(2)}× | ` +
-          `${us(f.baseline.cpuUsPerRequest)} / ${us(f.service.cpuUsPerRequest)} | ${verdict(ok)} |`,
+        `| ${f.title} | ${int(f.baseline.rps)} / ${int(f.prepared.rps)} / ${int(f.service.rps)} | ${pct(plain.ratio)} (≥ ${pct(f.target)}) | ${pct(prepared.ratio)} | ` +
+          `${latency(f.baseline)}; ${latency(f.prepared)}; ${latency(f.service)} | ${plain.p99Factor.toFixed(2)}×, ${prepared.p99Factor.toFixed(2)}× | ` +
+          `${us(f.baseline.cpuUsPerRequest)} / ${us(f.prepared.cpuUsPerRequest)} / ${us(f.service.cpuUsPerRequest)} | ${verdict(plain.ok)} | ${verdict(prepared.ok)} |`,
       );
     }
     lines.push('');

@@ -27,13 +27,14 @@ function startService({ databaseUrl, queuePrefix, poolSize, nodeArgs }) {
   });
 }
 
-function startBaseline({ databaseUrl, poolSize, nodeArgs }) {
+/** The bare server; `prepared`: named statements, prepared once per connection (see baseline/server.js). */
+function startBaseline({ databaseUrl, poolSize, nodeArgs, prepared = false }) {
   return startServer({
-    label: 'baseline',
+    label: prepared ? 'prepared baseline' : 'baseline',
     script: join(__dirname, '..', 'baseline', 'server.js'),
     nodeArgs,
     readyPath: '/health',
-    env: { NODE_ENV: 'production', DATABASE_URL: databaseUrl, POOL_SIZE: String(poolSize) },
+    env: { NODE_ENV: 'production', DATABASE_URL: databaseUrl, POOL_SIZE: String(poolSize), PREPARED_STATEMENTS: prepared ? '1' : '0' },
   });
 }
 

@@ -1,6 +1,7 @@
 'use strict';
-// POST message and GET summary: the service against the bare baseline, in alternating runs
-// (ABBA order: B S, S B, B S … so a linear drift in the machine cancels), medians of the rounds.
+// POST message and GET summary: the service against the two bare baselines (plain and prepared
+// statements), in rotating order (B P S, S P B, B P S … so a linear drift in the machine
+// cancels), medians of the rounds.
 const os = require('node:os');
 const { DRAIN_TIMEOUT_MS, DURATION_S, ROUNDS, SETTLE_MS, WARMUP_S } = require('../config');
 const { runLoad } = require('../lib/load');
@@ -31,12 +32,16 @@ async function drainSummaries(dbUrl) {
   return Date.now() - started;
 }
 
+/** Who runs first in each round: forwards, then backwards. */
+const ORDER = ['baseline', 'prepared', 'service'];
+
 /**
- * Runs one figure. `targets` = { baseline: {url, paths, headers}, service: {url, paths, headers, dbUrl} }.
+ * Runs one figure. `baseline`, `prepared`: {url, pid, paths, headers}; `service`: the same plus dbUrl.
  * After every service run the bench waits for its summary backlog to drain, so the jobs a run
  * leaves behind never eat into the next baseline run.
  */
-async function compare({ title, method, body, baseline, service }) {
+async function compare({ title, method, body, baseline, prepared, service }) {
+  const servers = { baseline, prepared, service };
   const run = async (target, durationS, measured = false) => {
     const from = monotonicUs();
     const r = await runLoad({ url: target.url, method, paths: target.paths, headers: target.headers, body, durationS, pid: target.pid });
@@ -47,13 +52,12 @@ async function compare({ title, method, body, baseline, service }) {
   };
   const loadAverage = os.loadavg()[0];
   process.stderr.write(`  ${title}: warm-up (load average ${loadAverage.toFixed(2)})\n`);
-  await run(baseline, WARMUP_S);
-  await run(service, WARMUP_S);
-  const runs = { baseline: [], service: [] };
+  for (const who of ORDER) await run(servers[who], WARMUP_S);
+  const runs = { baseline: [], prepared: [], service: [] };
   for (let round = 0; round < ROUNDS; round++) {
-    const order = round % 2 === 0 ? ['baseline', 'service'] : ['service', 'baseline'];
+    const order = round % 2 === 0 ? ORDER : [...ORDER].reverse();
     for (const who of order) {
-      const r = await run(who === 'baseline' ? baseline : service, DURATION_S, true);
+      const r = await run(servers[who], DURATION_S, true);
       runs[who].push(r);
       process.stderr.write(`  ${title}: round ${round + 1} ${who.padEnd(8)} ${Math.round(r.rps)} req/s p50 ${r.p50} ms p99 ${r.p99} ms, ${Math.round(r.cpuUsPerRequest)} µs CPU/req (${cpuBreakdown(r)})\n`);
     }
@@ -65,7 +69,7 @@ async function compare({ title, method, body, baseline, service }) {
     cpuUsPerRequest: median(rs.map((r) => r.cpuUsPerRequest)),
     runs: rs,
   });
-  return { title, loadAverage, baseline: summarise(runs.baseline), service: summarise(runs.service) };
+  return { title, loadAverage, baseline: summarise(runs.baseline), prepared: summarise(runs.prepared), service: summarise(runs.service) };
 }
 
 module.exports = { compare, drainSummaries, measuredWindows };
