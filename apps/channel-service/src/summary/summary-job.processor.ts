@@ -24,9 +24,10 @@ export class SummaryJobProcessor implements OnApplicationBootstrap {
 
   /** Runs only if the channel is still due (a kept trigger may find it already covered). */
   async process(channelId: string): Promise<void> {
-    const due = await this.summaries.findDue(channelId);
+    const due = await this.summaries.findDue(channelId, this.config.QHORUS_SUMMARY_CHUNK_SIZE);
     if (!due) return;
-    await this.runner.run(due.channel, due.slot);
-    if (await this.summaries.isDue(channelId)) await this.queue.enqueue(channelId);
+    // Due again (posts kept coming): the last commit says so; without a commit, ask.
+    const dueAgain = (await this.runner.run(due)) ?? (await this.summaries.isDue(channelId));
+    if (dueAgain) await this.queue.enqueue(channelId);
   }
 }

@@ -2,13 +2,12 @@ import { Injectable, Logger } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { SummaryResult } from '@qhorus/api';
 import { SummariserRegistry } from '@qhorus/blocks-channel-summary';
-import { Channel } from '../channels/channel.entity';
 import { withTimeout } from '../common/with-timeout';
 import { AppConfig } from '../config/app-config';
-import { toMessage } from '../messages/message.entity';
+import { MessageRow, toMessage } from '../messages/message.entity';
 import { MessagesRepository } from '../messages/messages.repository';
 import { previousResult, SummarySlot } from './channel-summary.entity';
-import { StaleSummaryVersionError, SummaryRepository } from './summary.repository';
+import { DueChannel, StaleSummaryVersionError, SummaryRepository } from './summary.repository';
 import { NO_TIER, SummaryJobFinishedEvent, SummaryJobOutcome } from './summary-job-finished.event';
 import { assertValidSummary } from './summary-result.validation';
 import { SummaryUpdatedEvent } from './summary-updated.event';
@@ -33,17 +32,23 @@ export class SummaryJobRunner {
     private readonly events: EventEmitter2,
   ) {}
 
-  /** `channel` and `slot` as read when the job found the channel due (`SummaryRepository.findDue`). */
-  async run(channel: Channel, startSlot: SummarySlot): Promise<void> {
+  /**
+   * Runs the job on a channel found due (`SummaryRepository.findDue`, which read the first chunk).
+   * Returns whether the channel was due again after the last commit, or undefined if nothing was committed.
+   */
+  async run({ channel, slot: startSlot, firstChunk }: DueChannel): Promise<boolean | undefined> {
     const channelId = channel.id;
     let slot = startSlot;
+    let dueAgain: boolean | undefined;
+    let chunk: MessageRow[] | null = firstChunk;
     const target = channel.lastSeq;
     const startedAt = performance.now();
     let tier = NO_TIER;
     let steps = 0;
     try {
       while (slot.coversThroughSeq < target) {
-        const rows = await this.messages.range(channelId, slot.coversThroughSeq, target, this.config.QHORUS_SUMMARY_CHUNK_SIZE, true);
+        const rows = chunk ?? (await this.messages.range(channelId, slot.coversThroughSeq, target, this.config.QHORUS_SUMMARY_CHUNK_SIZE, true));
+        chunk = null;
         if (rows.length === 0) break;
         const batch = rows.map((r) => toMessage(r, channel.name));
         const result = await withTimeout(
@@ -57,7 +62,7 @@ export class SummaryJobRunner {
           `summariser '${channel.summariser}'`,
         );
         assertValidSummary(result, channel.summariser);
-        slot = await this.commitOrReload(channel.name, slot, result, batch[batch.length - 1].seq, `summariser:${channel.summariser}`);
+        ({ slot, dueAgain } = await this.commitOrReload(channel.name, slot, result, batch[batch.length - 1].seq, `summariser:${channel.summariser}`));
         tier = result.annotations?.tier ?? tier;
         steps++;
       }
@@ -69,6 +74,7 @@ export class SummaryJobRunner {
       throw err;
     }
     this.emitFinished(channelId, channel.name, 'success', tier, startedAt, steps);
+    return dueAgain;
   }
 
   /** For metrics: one event per job, whatever its outcome. */
@@ -77,10 +83,19 @@ export class SummaryJobRunner {
     this.events.emit(SummaryJobFinishedEvent.NAME, new SummaryJobFinishedEvent(channelId, channelName, outcome, tier, seconds, steps));
   }
 
-  /** Commits the step; if another writer (a manual override) won, continue from its watermark. */
-  private async commitOrReload(channelName: string, slot: SummarySlot, result: SummaryResult, throughSeq: number, by: string): Promise<SummarySlot> {
+  /**
+   * Commits the step; if another writer (a manual override) won, continue from its watermark
+   * (and whether the channel is due again is then unknown).
+   */
+  private async commitOrReload(
+    channelName: string,
+    slot: SummarySlot,
+    result: SummaryResult,
+    throughSeq: number,
+    by: string,
+  ): Promise<{ slot: SummarySlot; dueAgain: boolean | undefined }> {
     try {
-      const committed = await this.summaries.commit({
+      const { slot: committed, dueAgain } = await this.summaries.commit({
         channelId: slot.channelId,
         expectedVersion: slot.version,
         result,
@@ -92,11 +107,11 @@ export class SummaryJobRunner {
         SummaryUpdatedEvent.NAME,
         new SummaryUpdatedEvent(slot.channelId, channelName, committed.version, committed.coversThroughSeq, by),
       );
-      return committed;
+      return { slot: committed, dueAgain };
     } catch (err) {
       if (!(err instanceof StaleSummaryVersionError)) throw err;
       this.logger.log({ channelId: slot.channelId }, 'summary changed under the job; continuing from the new watermark');
-      return (await this.summaries.findSlot(slot.channelId)) ?? slot;
+      return { slot: (await this.summaries.findSlot(slot.channelId)) ?? slot, dueAgain: undefined };
     }
   }
 }

@@ -2,10 +2,25 @@ import { Injectable } from '@nestjs/common';
 import { SummaryResult } from '@qhorus/api';
 import { Database } from '../database/database';
 import { ChannelRow, CHANNEL_COLUMNS, toChannel, Channel } from '../channels/channel.entity';
+import { MESSAGE_COLUMNS, MessageRow } from '../messages/message.entity';
 import { SLOT_COLUMNS, SummaryHistoryEntry, SummarySlot, SummarySlotRow, toSlot } from './channel-summary.entity';
 
 /** The compare-and-set lost: someone else committed a newer version first. */
 export class StaleSummaryVersionError extends Error {}
+
+/** A due channel as a job starts on it: the channel, its slot and the first chunk of its backlog. */
+export interface DueChannel {
+  channel: Channel;
+  slot: SummarySlot;
+  /** Messages after the watermark up to the channel's lastSeq, in seq order, at most a chunk. */
+  firstChunk: MessageRow[];
+}
+
+/** A committed summary step, and whether the channel was due again right after it (posts kept coming). */
+export interface CommittedStep {
+  slot: SummarySlot;
+  dueAgain: boolean;
+}
 
 export interface SummaryCommit {
   channelId: string;
@@ -31,9 +46,23 @@ const PREFIXED_CHANNEL_COLUMNS = CHANNEL_COLUMNS.split(', ').map((c) => `c.${c}`
 
 const FIND_BY_CHANNEL_NAME_SQL = `SELECT ${PREFIXED_CHANNEL_COLUMNS}, ${SLOT_COLUMNS} FROM channels c JOIN channel_summaries s ON s.channel_id = c.id WHERE c.name = $1`;
 
+const MESSAGE_FIELDS = MESSAGE_COLUMNS.split(', ') as (keyof MessageRow)[];
+/** Message columns next to channel and slot columns, whose names they share (id, created_at). */
+const CHUNK_PREFIX = 'm_';
+const CHUNK_COLUMNS = MESSAGE_FIELDS.map((c) => `m.${c} AS ${CHUNK_PREFIX}${c}`).join(', ');
+
+// One round trip to start a job: channel, slot and first chunk, one row per message (the channel
+// and slot columns repeated), or one row with no message, or none when the channel is not due.
 const FIND_DUE_SQL = `
-  SELECT ${PREFIXED_CHANNEL_COLUMNS}, ${SLOT_COLUMNS} FROM channels c JOIN channel_summaries s ON s.channel_id = c.id
-  WHERE c.id = $1 AND ${DUE}`;
+  SELECT ${PREFIXED_CHANNEL_COLUMNS}, ${SLOT_COLUMNS}, ${CHUNK_COLUMNS}
+  FROM channels c JOIN channel_summaries s ON s.channel_id = c.id
+  LEFT JOIN LATERAL (
+    SELECT ${MESSAGE_COLUMNS} FROM messages
+    WHERE channel_id = c.id AND seq > s.covers_through_seq AND seq <= c.last_seq
+    ORDER BY seq LIMIT $2
+  ) m ON true
+  WHERE c.id = $1 AND ${DUE}
+  ORDER BY m.seq`;
 
 const FIND_SLOT_SQL = `SELECT ${SLOT_COLUMNS} FROM channel_summaries s WHERE s.channel_id = $1`;
 
@@ -43,12 +72,12 @@ const COMMIT_SQL = `
     SET text = $3, annotations = $4, covers_through_seq = $5, version = s.version + 1,
         updated_at = now(), updated_by = $6, last_error = NULL, last_error_at = NULL
     WHERE s.channel_id = $1 AND s.version = $2
-    RETURNING ${SLOT_COLUMNS}
+    RETURNING ${SLOT_COLUMNS}, s.refresh_through_seq
   ), h AS (
     INSERT INTO channel_summary_history (channel_id, version, text, annotations, covers_from_seq, covers_through_seq, updated_by)
     SELECT channel_id, version, text, annotations, $7::bigint, covers_through_seq, updated_by FROM committed
   )
-  SELECT * FROM committed`;
+  SELECT s.*, (${DUE}) AS due_again FROM committed s JOIN channels c ON c.id = s.channel_id`;
 
 const DUE_CHANNEL_IDS_SQL = `
   SELECT c.id FROM channels c JOIN channel_summaries s ON s.channel_id = c.id
@@ -70,10 +99,12 @@ export class SummaryRepository {
     return rows[0] ? { channel: toChannel(rows[0] as ChannelRow), slot: toSlot(rows[0] as SummarySlotRow) } : null;
   }
 
-  /** The channel and its slot when its summary is due, in one read; null when it is not due (or is gone). */
-  async findDue(channelId: string): Promise<{ channel: Channel; slot: SummarySlot } | null> {
-    const rows = await this.db.query(FIND_DUE_SQL, [channelId]);
-    return rows[0] ? { channel: toChannel(rows[0] as ChannelRow), slot: toSlot(rows[0] as SummarySlotRow) } : null;
+  /** The channel, its slot and the first `chunkSize` messages of its backlog when its summary is due; null when it is not (or is gone). */
+  async findDue(channelId: string, chunkSize: number): Promise<DueChannel | null> {
+    const rows = await this.db.query(FIND_DUE_SQL, [channelId, chunkSize]);
+    if (!rows[0]) return null;
+    const firstChunk = rows[0][`${CHUNK_PREFIX}id`] === null ? [] : rows.map(chunkMessage);
+    return { channel: toChannel(rows[0] as ChannelRow), slot: toSlot(rows[0] as SummarySlotRow), firstChunk };
   }
 
   async findSlot(channelId: string): Promise<SummarySlot | null> {
@@ -86,13 +117,13 @@ export class SummaryRepository {
    * statement (atomic by itself: one round trip instead of BEGIN, UPDATE, INSERT, COMMIT — this
    * runs once per summary step). Throws StaleSummaryVersionError when another writer got there first.
    */
-  async commit(c: SummaryCommit): Promise<SummarySlot> {
-    const rows: SummarySlotRow[] = await this.db.query(
+  async commit(c: SummaryCommit): Promise<CommittedStep> {
+    const rows: (SummarySlotRow & { due_again: boolean })[] = await this.db.query(
       COMMIT_SQL,
       [c.channelId, c.expectedVersion, c.result.text, JSON.stringify(c.result.annotations), c.coversThroughSeq, c.updatedBy, c.coversFromSeq],
     );
     if (rows.length !== 1) throw new StaleSummaryVersionError(`summary of channel ${c.channelId} is no longer at version ${c.expectedVersion}`);
-    return toSlot(rows[0]);
+    return { slot: toSlot(rows[0]), dueAgain: rows[0].due_again };
   }
 
   /** Records a manual refresh: the channel stays due until the watermark reaches today's lastSeq. */
@@ -144,4 +175,9 @@ export class SummaryRepository {
     );
     return rows.length > 0;
   }
+}
+
+/** A message of `FIND_DUE_SQL`'s first chunk, from its prefixed columns. */
+function chunkMessage(row: Record<string, unknown>): MessageRow {
+  return Object.fromEntries(MESSAGE_FIELDS.map((c) => [c, row[`${CHUNK_PREFIX}${c}`]])) as unknown as MessageRow;
 }

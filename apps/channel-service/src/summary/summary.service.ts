@@ -41,7 +41,7 @@ export class SummaryService {
       throw new ConflictException(`summary is at version ${slot.version}, not ${dto.expectedVersion}`);
     }
     try {
-      const committed = await this.summaries.commit({
+      const { slot: committed } = await this.summaries.commit({
         channelId: channel.id,
         expectedVersion: slot.version,
         result: { text: dto.text, annotations: slot.annotations },
