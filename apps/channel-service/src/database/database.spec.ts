@@ -1,0 +1,42 @@
+import { DataSource } from 'typeorm';
+import { Database, MAX_PREPARED_STATEMENTS } from './database';
+
+/** A DataSource whose pg pool records what it was asked to run. */
+function fakeDataSource() {
+  const sent: { name?: string; text: string; values: unknown[] }[] = [];
+  const pool = {
+    query: async (statement: { name?: string; text: string; values: unknown[] }) => {
+      sent.push(statement);
+      return { rows: [{ echoed: statement.values }] };
+    },
+  };
+  return { dataSource: { driver: { master: pool } } as unknown as DataSource, sent };
+}
+
+describe('Database', () => {
+  it('prepares each statement text once: the same text always gets the same name, another text another name', async () => {
+    const { dataSource, sent } = fakeDataSource();
+    const db = new Database(dataSource);
+    await db.query('SELECT 1 WHERE $1', [true]);
+    await db.query('SELECT 2', []);
+    await db.query('SELECT 1 WHERE $1', [false]);
+    expect(sent.map((s) => s.name)).toEqual([sent[0].name, sent[1].name, sent[0].name]);
+    expect(sent[0].name).not.toEqual(sent[1].name);
+    expect(sent[0].name).toMatch(/^qhorus_\d+$/);
+  });
+
+  it('returns the rows pg returned, with the values passed through', async () => {
+    const { dataSource } = fakeDataSource();
+    expect(await new Database(dataSource).query('SELECT $1', ['x'])).toEqual([{ echoed: ['x'] }]);
+  });
+
+  it('runs texts beyond the bound unprepared, so neither side caches without limit', async () => {
+    const { dataSource, sent } = fakeDataSource();
+    const db = new Database(dataSource);
+    for (let i = 0; i <= MAX_PREPARED_STATEMENTS; i++) await db.query(`SELECT ${i}`);
+    expect(new Set(sent.slice(0, MAX_PREPARED_STATEMENTS).map((s) => s.name)).size).toBe(MAX_PREPARED_STATEMENTS);
+    expect(sent[MAX_PREPARED_STATEMENTS].name).toBeUndefined();
+    await db.query('SELECT 0');
+    expect(sent[sent.length - 1].name).toBe(sent[0].name);
+  });
+});
