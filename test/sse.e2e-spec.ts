@@ -1,12 +1,9 @@
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { createApp } from '../apps/channel-service/src/bootstrap';
-import { loadConfig } from '../apps/channel-service/src/config/app-config';
 import { ChannelSubscriptions } from '../apps/channel-service/src/events/channel-subscriptions';
 import { postMany } from './support/channel-helpers';
 import { ApiClient, waitFor } from './support/http';
 import { SseClient } from './support/sse-client';
-import { startTestApp, TEST_ADMIN_TOKEN, TestApp } from './support/test-app';
-import { TEST_REDIS_URL } from './support/test-database';
+import { startAnotherInstance, startTestApp, TestApp } from './support/test-app';
 
 describe('SSE: live channel events at GET /api/v1/channels/{name}/events', () => {
   let t: TestApp;
@@ -90,17 +87,7 @@ describe('SSE: live channel events at GET /api/v1/channels/{name}/events', () =>
 
     beforeAll(async () => {
       // An API-only instance on the same database and Redis prefix: it runs no jobs itself.
-      const config = loadConfig({
-        DATABASE_URL: t.databaseUrl,
-        REDIS_URL: TEST_REDIS_URL,
-        QHORUS_QUEUE_PREFIX: t.queuePrefix,
-        QHORUS_ADMIN_TOKEN: TEST_ADMIN_TOKEN,
-        QHORUS_ROLE: 'api',
-        LOG_LEVEL: 'silent',
-      });
-      second = await createApp(config);
-      await second.listen(0, '127.0.0.1');
-      secondUrl = `http://127.0.0.1:${(second.getHttpServer().address() as { port: number }).port}`;
+      ({ app: second, baseUrl: secondUrl } = await startAnotherInstance(t));
     });
     afterAll(() => second?.close());
 

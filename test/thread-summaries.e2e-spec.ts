@@ -1,9 +1,5 @@
-import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { createApp } from '../apps/channel-service/src/bootstrap';
-import { loadConfig } from '../apps/channel-service/src/config/app-config';
 import { ApiClient, waitFor } from './support/http';
-import { startTestApp, TEST_ADMIN_TOKEN, TestApp } from './support/test-app';
-import { TEST_REDIS_URL } from './support/test-database';
+import { startAnotherInstance, startTestApp, TestApp } from './support/test-app';
 
 /** Far above any backlog here: the channel summary slot stays out of the way. */
 const MANUAL_ONLY = 10_000;
@@ -16,25 +12,6 @@ function waitForThreadSummary(client: ApiClient, channel: string, correlationId:
     const res = await client.get(threadPath(channel, correlationId));
     return res.status === 200 && ok(res.body) ? res.body : null;
   }, `a summary of thread ${correlationId} in ${channel}`);
-}
-
-/**
- * A second API instance on the same Postgres and Redis (QHORUS_ROLE=api, as when scaled out). It
- * never saw the events of the first, like an instance started after a restart.
- */
-async function startAnotherInstance(t: TestApp): Promise<{ app: NestFastifyApplication; baseUrl: string }> {
-  const config = loadConfig({
-    DATABASE_URL: t.databaseUrl,
-    REDIS_URL: TEST_REDIS_URL,
-    QHORUS_QUEUE_PREFIX: t.queuePrefix,
-    QHORUS_ADMIN_TOKEN: TEST_ADMIN_TOKEN,
-    QHORUS_ROLE: 'api',
-    LOG_LEVEL: process.env.QHORUS_TEST_LOG_LEVEL ?? 'silent',
-  });
-  const app = await createApp(config);
-  await app.listen(0, '127.0.0.1');
-  const { port } = app.getHttpServer().address() as { port: number };
-  return { app, baseUrl: `http://127.0.0.1:${port}` };
 }
 
 /** Issue 3 part 3: thread summaries on the pipeline path, read over HTTP. */
