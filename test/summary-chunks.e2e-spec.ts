@@ -3,6 +3,8 @@ import { Message, SummaryResult } from '@qhorus/api';
 import { ApiClient } from './support/http';
 import { postMany, waitForQuietSummary, waitForSummary } from './support/channel-helpers';
 import { startTestApp, TestApp } from './support/test-app';
+import { ChannelsRepository } from '../apps/channel-service/src/channels/channels.repository';
+import { SummaryRepository } from '../apps/channel-service/src/summary/summary.repository';
 
 const CHUNK_SIZE = 4;
 const seqs = (from: number, through: number) => Array.from({ length: through - from + 1 }, (_, i) => from + i);
@@ -62,5 +64,24 @@ describe('summary jobs over a backlog longer than one chunk', () => {
     expect((await alice.post('/api/v1/channels/long/summary/refresh', {})).status).toBeLessThan(300);
     await waitForSummary(alice, 'long', (s) => s.coversThroughSeq === 25, 'the refreshed tail summarised');
     expect(recording.batches.slice(6)).toEqual([seqs(21, 24), [25]]);
+  });
+
+  it('learns from each commit whether the channel is still due, so no extra read follows a job', async () => {
+    // No job of its own runs here (threshold far away): the repository is driven directly.
+    expect((await alice.post('/api/v1/channels', { name: 'manual', summaryThreshold: 10_000, summariser: 'recording' })).status).toBe(201);
+    await postMany(alice, 'manual', 5);
+    const channel = (await t.app.get(ChannelsRepository).findByName('manual'))!;
+    const summaries = t.app.get(SummaryRepository);
+    const step = (expectedVersion: number, from: number, through: number) =>
+      summaries.commit({ channelId: channel.id, expectedVersion, result: { text: `${from}-${through}`, annotations: {} }, coversFromSeq: from, coversThroughSeq: through, updatedBy: 'test' });
+
+    expect((await step(0, 1, 2)).dueAgain).toBe(false); // 3 pending, threshold 10,000
+    await summaries.requestRefresh(channel.id); // asks for everything through seq 5
+    const partial = await step(1, 3, 3);
+    expect(partial).toMatchObject({ dueAgain: true, slot: { version: 2, coversThroughSeq: 3 } });
+    expect(await summaries.isDue(channel.id)).toBe(true);
+    const done = await step(2, 4, 5);
+    expect(done.dueAgain).toBe(false);
+    expect(await summaries.isDue(channel.id)).toBe(false);
   });
 });

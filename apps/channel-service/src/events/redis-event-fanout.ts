@@ -41,6 +41,8 @@ export const REDIS_FANOUT_TIMING: RedisFanoutTiming = { announceEveryMs: 5_000, 
 export class RedisEventFanout extends EventFanout {
   private readonly logger = new Logger(RedisEventFanout.name);
   private readonly origin = randomUUID();
+  /** How this instance's own event messages start: skipped by prefix, without parsing them. */
+  private readonly ownPrefix = this.origin + ORIGIN_SEPARATOR;
   private readonly eventsTopic: string;
   private readonly listenersTopic: string;
   private readonly publisher: IORedis;
@@ -108,7 +110,7 @@ export class RedisEventFanout extends EventFanout {
       if (payload !== this.origin) this.othersListenUntil = Date.now() + this.timing.listenersTtlMs;
       return;
     }
-    if (payload.startsWith(this.origin + ORIGIN_SEPARATOR)) return;
+    if (payload.startsWith(this.ownPrefix)) return;
     for (const event of parseEvents(payload)) this.deliver(event);
   }
 
@@ -133,7 +135,7 @@ export class RedisEventFanout extends EventFanout {
     this.pending = [];
     for (let i = 0; i < events.length; i += MAX_EVENTS_PER_MESSAGE) {
       const batch = events.slice(i, i + MAX_EVENTS_PER_MESSAGE);
-      this.publisher.publish(this.eventsTopic, this.origin + ORIGIN_SEPARATOR + JSON.stringify(batch)).catch((err) => {
+      this.publisher.publish(this.eventsTopic, this.ownPrefix + JSON.stringify(batch)).catch((err) => {
         this.logger.debug({ err: err.message, events: batch.length }, 'could not publish channel events to other instances');
       });
     }
