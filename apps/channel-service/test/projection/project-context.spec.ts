@@ -1,9 +1,9 @@
 import { MessageType } from '@qhorus/api';
 import { estimateTokens } from '@qhorus/blocks-summarisation';
-import { conversation, message, unitTexts } from './__tests__/message-fixtures';
-import { heuristicDigester } from './digest';
-import { ProjectionInput, projectContext } from './project-context';
-import { validateProjectedMessages } from './shape-validator';
+import { conversation, message, unitTexts } from './message-fixtures';
+import { heuristicDigester } from '../../src/projection/digest';
+import { ProjectionInput, projectContext } from '../../src/projection/project-context';
+import { validateProjectedMessages } from '../../src/projection/shape-validator';
 
 const digester = heuristicDigester();
 const SUMMARY = { text: 'Alice leads; the release is blocked on the migration.', version: 3, coversThroughSeq: 40 };

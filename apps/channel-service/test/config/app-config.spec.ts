@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { AppConfig, CONFIG_DEFAULTS, ConfigValidationError, loadConfig } from './app-config';
+import { AppConfig, CONFIG_DEFAULTS, ConfigValidationError, loadConfig } from '../../src/config/app-config';
 
 describe('loadConfig', () => {
   it('applies the named defaults when nothing is set', () => {

@@ -1,12 +1,12 @@
 import { Logger } from '@nestjs/common';
 import { Message, MessageType } from '@qhorus/api';
 import { EventStreamBus, LevelEvent } from '@qhorus/blocks-summarisation';
-import { loadConfig } from '../config/app-config';
-import { ClosedThreadSummariser } from './closed-thread-summariser';
-import { ThreadSummary } from './thread-summary.entity';
-import { threadKey } from './thread-key';
-import { toThreadEvent } from './thread-event';
-import { ThreadSummaryPipeline } from './thread-summary.pipeline';
+import { loadConfig } from '../../src/config/app-config';
+import { ClosedThreadSummariser } from '../../src/threads/closed-thread-summariser';
+import { ThreadSummary } from '../../src/threads/thread-summary.entity';
+import { threadKey } from '../../src/threads/thread-key';
+import { toThreadEvent } from '../../src/threads/thread-event';
+import { ThreadSummaryPipeline } from '../../src/threads/thread-summary.pipeline';
 
 const IDLE_MS = 1_000;
 const ATTEMPTS = 2;

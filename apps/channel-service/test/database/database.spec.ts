@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { Database, MAX_PREPARED_STATEMENTS } from './database';
+import { Database, MAX_PREPARED_STATEMENTS } from '../../src/database/database';
 
 /** A DataSource whose pg pool records what it was asked to run. */
 function fakeDataSource() {

@@ -1,7 +1,7 @@
 import { BadRequestException } from '@nestjs/common';
 import { z } from 'zod/v4';
-import { CreateChannelDto } from '../channels/dto/create-channel.dto';
-import { channelArg, noArgs, optional, required, toDto, toolInput } from './tool-args';
+import { CreateChannelDto } from '../../src/channels/dto/create-channel.dto';
+import { channelArg, noArgs, optional, required, toDto, toolInput } from '../../src/mcp/tool-args';
 
 const CREATE_RENAMES = { name: 'name', update_after_messages: 'summaryThreshold', summary_threshold: 'summaryThreshold' };
 

@@ -1,4 +1,4 @@
-import { TriggerThrottle } from './trigger-throttle';
+import { TriggerThrottle } from '../../src/summary/trigger-throttle';
 
 describe('TriggerThrottle', () => {
   const THRESHOLD = 20;

@@ -1,14 +1,14 @@
 import { NotFoundException } from '@nestjs/common';
 import type { ServerResponse } from 'node:http';
-import { ADMIN, Principal } from '../auth/principal';
-import { Channel } from '../channels/channel.entity';
-import { ChannelsService } from '../channels/channels.service';
-import { ChannelEventHub } from './channel-event-hub';
-import { ACCESS_CHANGED, ChannelStreamEvent, MESSAGE_POSTED, SUMMARY_UPDATED } from './channel-stream-event';
-import { ChannelSubscriptions } from './channel-subscriptions';
-import { EventFanout, StopListening } from './event-fanout';
-import { SSE_HEARTBEAT_MS, SSE_MAX_BUFFERED_BYTES } from './sse-limits';
-import { SseStream } from './sse-stream';
+import { ADMIN, Principal } from '../../src/auth/principal';
+import { Channel } from '../../src/channels/channel.entity';
+import { ChannelsService } from '../../src/channels/channels.service';
+import { ChannelEventHub } from '../../src/events/channel-event-hub';
+import { ACCESS_CHANGED, ChannelStreamEvent, MESSAGE_POSTED, SUMMARY_UPDATED } from '../../src/events/channel-stream-event';
+import { ChannelSubscriptions } from '../../src/events/channel-subscriptions';
+import { EventFanout, StopListening } from '../../src/events/event-fanout';
+import { SSE_HEARTBEAT_MS, SSE_MAX_BUFFERED_BYTES } from '../../src/events/sse-limits';
+import { SseStream } from '../../src/events/sse-stream';
 
 /** Just enough of a ServerResponse to see what an SseStream writes. */
 class FakeResponse {

@@ -1,4 +1,4 @@
-import { IDLE_SWEEP_EVERY_MS, RateLimiter } from './rate-limiter';
+import { IDLE_SWEEP_EVERY_MS, RateLimiter } from '../../src/rate-limit/rate-limiter';
 
 describe('RateLimiter', () => {
   let now = 0;

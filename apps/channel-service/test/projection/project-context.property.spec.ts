@@ -1,13 +1,13 @@
 import { Message, MESSAGE_TYPES, MessageType } from '@qhorus/api';
 import { estimateTokens } from '@qhorus/blocks-summarisation';
 import fc from 'fast-check';
-import { message, unitTexts } from './__tests__/message-fixtures';
-import { CONTEXT_FORMATS } from './context-format';
-import { heuristicDigester } from './digest';
-import { projectContext } from './project-context';
-import { MAX_KEEP_LAST, requiredMaxTokens } from './projection-limits';
-import { validateProjectedMessages } from './shape-validator';
-import { renderSummaryBlock } from './summary-block';
+import { message, unitTexts } from './message-fixtures';
+import { CONTEXT_FORMATS } from '../../src/projection/context-format';
+import { heuristicDigester } from '../../src/projection/digest';
+import { projectContext } from '../../src/projection/project-context';
+import { MAX_KEEP_LAST, requiredMaxTokens } from '../../src/projection/projection-limits';
+import { validateProjectedMessages } from '../../src/projection/shape-validator';
+import { renderSummaryBlock } from '../../src/projection/summary-block';
 
 const SENDERS = ['alice', 'bob', 'carol', 'd.e-v_1'];
 const AGENT_TYPES = MESSAGE_TYPES.filter((t) => t !== MessageType.EVENT); // the projection never sees EVENTs

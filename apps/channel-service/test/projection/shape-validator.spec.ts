@@ -1,4 +1,4 @@
-import { validateProjectedMessages } from './shape-validator';
+import { validateProjectedMessages } from '../../src/projection/shape-validator';
 
 const rules = (messages: unknown, format: 'anthropic' | 'openai' | 'text') => validateProjectedMessages(messages, format).map((p) => p.rule);
 const text = (t: string) => ({ type: 'text', text: t });

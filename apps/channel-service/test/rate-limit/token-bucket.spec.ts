@@ -1,4 +1,4 @@
-import { TokenBucket } from './token-bucket';
+import { TokenBucket } from '../../src/rate-limit/token-bucket';
 
 describe('TokenBucket', () => {
   it('allows a burst of `capacity` requests at once, then refuses', () => {

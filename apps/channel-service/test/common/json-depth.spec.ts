@@ -1,4 +1,4 @@
-import { exceedsJsonDepth } from './json-depth';
+import { exceedsJsonDepth } from '../../src/common/json-depth';
 
 const nested = (levels: number): unknown => JSON.parse('{"a":'.repeat(levels) + '1' + '}'.repeat(levels));
 

@@ -1,5 +1,5 @@
-import { conversation } from './__tests__/message-fixtures';
-import { historyMessageCost, HistoryTokenLedger } from './history-token-ledger';
+import { conversation } from './message-fixtures';
+import { historyMessageCost, HistoryTokenLedger } from '../../src/projection/history-token-ledger';
 
 describe('HistoryTokenLedger', () => {
   const history = conversation(1, 2500, ['alice', 'bob']);

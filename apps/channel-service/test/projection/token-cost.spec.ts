@@ -1,9 +1,9 @@
 import { estimateTokens } from '@qhorus/blocks-summarisation';
-import { digestMarker } from './digest';
-import { truncationMarker } from './project-context';
-import { DIGEST_RESERVE_TOKENS, MIN_CONTEXT_MAX_TOKENS, MIN_TOKENS_PER_KEPT_MESSAGE, UNIT_OVERHEAD_TOKENS } from './projection-limits';
-import { renderSummaryBlock, summaryCap } from './summary-block';
-import { fitText, unitCost } from './token-cost';
+import { digestMarker } from '../../src/projection/digest';
+import { truncationMarker } from '../../src/projection/project-context';
+import { DIGEST_RESERVE_TOKENS, MIN_CONTEXT_MAX_TOKENS, MIN_TOKENS_PER_KEPT_MESSAGE, UNIT_OVERHEAD_TOKENS } from '../../src/projection/projection-limits';
+import { renderSummaryBlock, summaryCap } from '../../src/projection/summary-block';
+import { fitText, unitCost } from '../../src/projection/token-cost';
 
 const HUGE_SEQ = 9_007_199_254_740_991;
 

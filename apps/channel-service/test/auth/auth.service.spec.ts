@@ -1,8 +1,8 @@
-import { loadConfig } from '../config/app-config';
-import { AgentsRepository } from './agents.repository';
-import { AuthService } from './auth.service';
-import { ADMIN } from './principal';
-import { hashToken } from './tokens';
+import { loadConfig } from '../../src/config/app-config';
+import { AgentsRepository } from '../../src/auth/agents.repository';
+import { AuthService } from '../../src/auth/auth.service';
+import { ADMIN } from '../../src/auth/principal';
+import { hashToken } from '../../src/auth/tokens';
 
 const ADMIN_TOKEN = 'qha_unit-admin-token-0123456789';
 const AGENT_TOKEN = 'qh_agent-token-abcdefghijklmnop';

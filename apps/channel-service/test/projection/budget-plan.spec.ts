@@ -1,5 +1,5 @@
-import { planFold, waterFillCap } from './budget-plan';
-import { DIGEST_RESERVE_TOKENS } from './projection-limits';
+import { planFold, waterFillCap } from '../../src/projection/budget-plan';
+import { DIGEST_RESERVE_TOKENS } from '../../src/projection/projection-limits';
 
 describe('planFold', () => {
   it('folds nothing when everything fits, or when every message must be kept', () => {
