@@ -2,3 +2,4 @@ export * from './summary-result';
 export * from './message';
 export * from './channel';
 export * from './summary-update-hook';
+export * from './thread-rules';
