@@ -6,7 +6,7 @@ import { AppModule, AppModuleOptions } from './app.module';
 import { ApiErrorFilter } from './common/api-error.filter';
 import { frameworkErrorHandler, registerBodyDepthLimit } from './common/request-hardening';
 import { apiValidationPipe } from './common/validation.pipe';
-import { AppConfig } from './config/app-config';
+import { AppConfig, trustProxySetting } from './config/app-config';
 import { setupDashboard } from './dashboard/dashboard';
 import { setupOpenApi } from './docs/openapi';
 import { registerFailedRequestLog } from './logging/failed-request-log';
@@ -20,7 +20,7 @@ export const ROOT_ROUTES = ['health', 'health/live', 'metrics', 'mcp', 'docs', '
 export async function createApp(config: AppConfig, options: AppModuleOptions = {}): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({
     bodyLimit: config.QHORUS_BODY_LIMIT_BYTES,
-    trustProxy: true,
+    trustProxy: trustProxySetting(config.QHORUS_TRUST_PROXY),
     frameworkErrors: frameworkErrorHandler,
     genReqId: genRequestId,
   });

@@ -1,7 +1,8 @@
-import { Body, Controller, Get, HttpCode, HttpStatus, Post } from '@nestjs/common';
-import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, HttpCode, HttpStatus, Param, Post } from '@nestjs/common';
+import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AdminOnly } from './auth.decorators';
 import { AuthService } from './auth.service';
+import { AgentDto, RegisteredAgentDto, RevokedAgentDto, RotatedTokenDto } from './dto/agent-views.dto';
 import { RegisterAgentDto } from './dto/register-agent.dto';
 
 @ApiTags('agents')
@@ -14,14 +15,38 @@ export class AgentsController {
   @Post()
   @AdminOnly()
   @HttpCode(HttpStatus.CREATED)
-  async register(@Body() dto: RegisterAgentDto) {
+  @ApiCreatedResponse({ type: RegisteredAgentDto })
+  async register(@Body() dto: RegisterAgentDto): Promise<RegisteredAgentDto> {
     const { agent, token } = await this.auth.register(dto.name);
     return { name: agent.name, token, createdAt: agent.createdAt };
   }
 
+  /** Active agents with their creation and last-seen times. */
   @Get()
-  async list() {
+  @ApiOkResponse({ type: [AgentDto] })
+  async list(): Promise<AgentDto[]> {
     const agents = await this.auth.list();
-    return agents.map((a) => ({ name: a.name, createdAt: a.createdAt }));
+    return agents.map((a) => ({ name: a.name, createdAt: a.createdAt, lastSeenAt: a.lastSeenAt }));
+  }
+
+  /** Revokes an agent: its token is refused from the next request on, on every instance. The name is never registered again. */
+  @Delete(':name')
+  @AdminOnly()
+  @ApiOperation({ summary: 'Revoke an agent (admin)' })
+  @ApiOkResponse({ type: RevokedAgentDto })
+  async revoke(@Param('name') name: string): Promise<RevokedAgentDto> {
+    const agent = await this.auth.revoke(name);
+    return { name: agent.name, revokedAt: agent.revokedAt! };
+  }
+
+  /** Gives an agent a new token (shown this once); the old one is refused from the next request on, on every instance. */
+  @Post(':name/token')
+  @AdminOnly()
+  @HttpCode(HttpStatus.CREATED)
+  @ApiOperation({ summary: "Rotate an agent's token (admin)" })
+  @ApiCreatedResponse({ type: RotatedTokenDto })
+  async rotate(@Param('name') name: string): Promise<RotatedTokenDto> {
+    const { agent, token } = await this.auth.rotate(name);
+    return { name: agent.name, token, rotatedAt: new Date() };
   }
 }

@@ -1,7 +1,7 @@
 import { CanActivate, ExecutionContext, ForbiddenException, Injectable, UnauthorizedException } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { ADMIN_ROUTE, PUBLIC_ROUTE } from './auth.decorators';
-import { AuthService } from './auth.service';
+import { AuthService, UNKNOWN_ADDRESS } from './auth.service';
 import { bearerToken } from './bearer';
 import { isAdmin } from './principal';
 
@@ -18,8 +18,12 @@ export class AuthGuard implements CanActivate {
     if (this.reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, targets)) return true;
     const request = ctx.switchToHttp().getRequest();
     const token = bearerToken(request.headers?.authorization);
-    if (!token) throw new UnauthorizedException('Missing bearer token: send Authorization: Bearer <token>');
-    const principal = await this.auth.authenticate(token);
+    const address: string = request.ip ?? UNKNOWN_ADDRESS;
+    if (!token) {
+      this.auth.missingToken(address); // 429 instead once the address is over its failure limit
+      throw new UnauthorizedException('Missing bearer token: send Authorization: Bearer <token>');
+    }
+    const principal = await this.auth.authenticate(token, address);
     if (!principal) throw new UnauthorizedException('Unknown or revoked token');
     if (this.reflector.getAllAndOverride<boolean>(ADMIN_ROUTE, targets) && !isAdmin(principal)) {
       throw new ForbiddenException('This route needs the admin token');

@@ -1,56 +1,147 @@
-import { ConflictException, Injectable } from '@nestjs/common';
+import { BeforeApplicationShutdown, ConflictException, Injectable, Logger, NotFoundException, OnApplicationBootstrap } from '@nestjs/common';
+import { EventEmitter2 } from '@nestjs/event-emitter';
 import { AppConfig } from '../config/app-config';
 import { isUniqueViolation } from '../common/database-errors';
-import { resolveAdminToken } from './admin-token';
+import { RateLimiter } from '../rate-limit/rate-limiter';
+import { AdminCredential } from './admin-credential';
 import { Agent } from './agent.entity';
+import { AgentCredentialsChangedEvent } from './agent-credentials-changed.event';
 import { AgentsRepository } from './agents.repository';
+import { AuthFailureLimiter } from './auth-failure-limiter';
+import { CredentialEvents } from './credential-events/credential-events';
+import { LastSeenRecorder } from './last-seen-recorder';
 import { ADMIN, Principal } from './principal';
 import { TokenCache } from './token-cache';
 import { generateToken, hashToken, sameDigest, tokenDigest } from './tokens';
 
+/** Used as the client address when the caller has none to give (unit tests, embedders). */
+export const UNKNOWN_ADDRESS = 'unknown';
+
 @Injectable()
-export class AuthService {
-  private readonly adminDigest: Buffer;
-  private readonly cache: TokenCache;
+export class AuthService implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger(AuthService.name);
+  private readonly known: TokenCache<string>;
+  private readonly unknown: TokenCache<true>;
+  private readonly failures: AuthFailureLimiter;
+  private readonly lastSeen: LastSeenRecorder;
 
   constructor(
     private readonly agents: AgentsRepository,
     config: AppConfig,
+    private readonly admin: AdminCredential,
+    private readonly credentialEvents: CredentialEvents,
+    private readonly events: EventEmitter2,
   ) {
-    this.adminDigest = tokenDigest(resolveAdminToken(config));
-    this.cache = new TokenCache(config.QHORUS_TOKEN_CACHE_SIZE, config.QHORUS_TOKEN_CACHE_TTL_MS);
+    this.known = new TokenCache(config.QHORUS_TOKEN_CACHE_SIZE, config.QHORUS_TOKEN_CACHE_TTL_MS);
+    this.unknown = new TokenCache(config.QHORUS_AUTH_NEGATIVE_CACHE_SIZE, config.QHORUS_AUTH_NEGATIVE_CACHE_TTL_MS);
+    this.failures = new AuthFailureLimiter(
+      new RateLimiter({ ratePerSecond: config.QHORUS_AUTH_FAILURES_PER_SECOND, burst: config.QHORUS_AUTH_FAILURE_BURST }),
+    );
+    this.lastSeen = new LastSeenRecorder(agents, config.QHORUS_LAST_SEEN_FLUSH_MS);
+    credentialEvents.subscribe((name) => this.forget(name));
+  }
+
+  onApplicationBootstrap(): void {
+    this.lastSeen.start();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.lastSeen.stop();
+    await this.credentialEvents.close();
   }
 
   /**
-   * Resolves a bearer token to a principal, or null when it matches nobody. One SHA-256 per
-   * request (this runs on every request): the digest is compared with the admin's in constant
-   * time, and its hex keys the cache and the agents table.
+   * Resolves a bearer token to a principal, or null when it matches nobody (the caller answers
+   * 401). One SHA-256 per request: the digest is compared with the admin's in constant time, and
+   * its hex keys the caches and the agents table. A token that matched nobody is remembered
+   * (negative cache), and each failure counts against the client address: over the limit, this
+   * throws 429 and unknown tokens from that address are not looked up at all.
    */
-  async authenticate(token: string): Promise<Principal | null> {
+  async authenticate(token: string, address = UNKNOWN_ADDRESS): Promise<Principal | null> {
     const digest = tokenDigest(token);
-    if (sameDigest(digest, this.adminDigest)) return ADMIN;
+    if (sameDigest(digest, this.admin.digest)) return ADMIN;
     const hash = digest.toString('hex');
-    const cached = this.cache.get(hash);
-    if (cached) return { kind: 'agent', name: cached };
+    const cached = this.known.get(hash);
+    if (cached) return this.agentSeen(cached);
+    if (this.unknown.get(hash)) return this.failed(address);
+    this.failures.assertMayLookUp(address);
     const name = await this.agents.findNameByTokenHash(hash);
-    if (!name) return null;
-    this.cache.set(hash, name);
-    return { kind: 'agent', name };
+    if (!name) {
+      this.unknown.set(hash, true);
+      return this.failed(address);
+    }
+    this.known.set(hash, name);
+    return this.agentSeen(name);
   }
 
-  /** Registers an agent; the returned token is shown once and stored only as a hash. */
+  /** A request that carried no token at all: counts as a failure of its address (401, or 429 over the limit). */
+  missingToken(address = UNKNOWN_ADDRESS): void {
+    this.failures.recordFailure(address);
+  }
+
+  /** Registers an agent; the returned token is shown once and stored only as a hash. A revoked name stays taken. */
   async register(name: string): Promise<{ agent: Agent; token: string }> {
     const token = generateToken();
     try {
       const agent = await this.agents.insert(name, hashToken(token));
       return { agent, token };
     } catch (e) {
-      if (isUniqueViolation(e)) throw new ConflictException(`Agent name '${name}' is already taken`);
+      if (isUniqueViolation(e)) throw new ConflictException(`Agent name '${name}' is already taken (a revoked agent's name is never registered again)`);
       throw e;
     }
   }
 
   list(): Promise<Agent[]> {
     return this.agents.list();
+  }
+
+  /** Revokes the agent's token on every instance. Idempotent: revoking a revoked agent answers its first revocation. */
+  async revoke(name: string): Promise<Agent> {
+    const revoked = (await this.agents.revoke(name)) ?? (await this.agents.findByName(name));
+    if (!revoked) throw new NotFoundException(`Agent '${name}' not found`);
+    await this.announce(name);
+    return revoked;
+  }
+
+  /** Replaces the agent's token; the old one stops working on every instance. The new one is shown once. */
+  async rotate(name: string): Promise<{ agent: Agent; token: string }> {
+    const token = generateToken();
+    const agent = await this.agents.rotate(name, hashToken(token));
+    if (!agent) throw new NotFoundException(`Agent '${name}' not found (or revoked)`);
+    await this.announce(name);
+    return { agent, token };
+  }
+
+  /** Writes the last-seen times noted so far (tests; shutdown does it by itself). */
+  flushLastSeen(): Promise<void> {
+    return this.lastSeen.flush();
+  }
+
+  private agentSeen(name: string): Principal {
+    this.lastSeen.seen(name);
+    return { kind: 'agent', name };
+  }
+
+  private failed(address: string): null {
+    this.failures.recordFailure(address);
+    return null;
+  }
+
+  /** The change is committed: tell every instance (this one synchronously). Telling the others failing is logged; their cache TTL is then the bound. */
+  private async announce(name: string): Promise<void> {
+    try {
+      await this.credentialEvents.publish(name);
+    } catch (err) {
+      this.logger.warn({ agent: name, err: (err as Error).message }, 'could not tell the other instances about a credential change; their token cache TTL bounds it');
+    }
+  }
+
+  private forget(name: string | null): void {
+    if (name === null) {
+      this.known.clear();
+      return;
+    }
+    this.known.deleteValue(name);
+    this.events.emit(AgentCredentialsChangedEvent.NAME, new AgentCredentialsChangedEvent(name));
   }
 }

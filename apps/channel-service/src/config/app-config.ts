@@ -1,10 +1,14 @@
 import { plainToInstance, Transform } from 'class-transformer';
+import { isIP } from 'node:net';
 import { IsIn, IsInt, IsOptional, IsString, Max, Min, MinLength, validateSync } from 'class-validator';
 
 export const ROLES = ['api', 'worker', 'all'] as const;
 export type Role = (typeof ROLES)[number];
 export const LLM_MODES = ['EDIT', 'APPEND'] as const;
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+/** Who may give a channel a model-backed summariser (`llm`, `tiered`): see docs/decisions.md. */
+export const MODEL_SUMMARISER_POLICIES = ['admin', 'creator', 'anyone'] as const;
+export type ModelSummariserPolicy = (typeof MODEL_SUMMARISER_POLICIES)[number];
 
 /** Every knob and its named default. `.env.example` lists the same names. */
 export const CONFIG_DEFAULTS = {
@@ -39,6 +43,19 @@ export const CONFIG_DEFAULTS = {
   QHORUS_DB_QUERY_TIMEOUT_MS: 15_000,
   QHORUS_TOKEN_CACHE_SIZE: 10_000,
   QHORUS_TOKEN_CACHE_TTL_MS: 30_000,
+  QHORUS_AUTH_NEGATIVE_CACHE_SIZE: 10_000,
+  QHORUS_AUTH_NEGATIVE_CACHE_TTL_MS: 60_000,
+  QHORUS_AUTH_FAILURES_PER_SECOND: 1,
+  QHORUS_AUTH_FAILURE_BURST: 100,
+  QHORUS_TRUST_PROXY: 'loopback,linklocal,uniquelocal',
+  QHORUS_LAST_SEEN_FLUSH_MS: 30_000,
+  QHORUS_MAX_METADATA_BYTES: 16 * 1024,
+  QHORUS_MAX_CHANNELS_PER_AGENT: 1_000,
+  QHORUS_MAX_SSE_STREAMS_PER_AGENT: 32,
+  QHORUS_MODEL_SUMMARISER_POLICY: 'admin' as ModelSummariserPolicy,
+  QHORUS_MODEL_SUMMARY_MIN_THRESHOLD: 10,
+  QHORUS_MODEL_CALLS_PER_HOUR: 30,
+  QHORUS_MODEL_TOKENS_PER_DAY: 500_000,
   QHORUS_SHUTDOWN_TIMEOUT_MS: 10_000,
   LOG_LEVEL: 'info' as (typeof LOG_LEVELS)[number],
 } as const;
@@ -92,6 +109,29 @@ export class AppConfig {
   @Transform(toInt) @IsInt() @Min(100) QHORUS_DB_QUERY_TIMEOUT_MS: number = CONFIG_DEFAULTS.QHORUS_DB_QUERY_TIMEOUT_MS;
   @Transform(toInt) @IsInt() @Min(1) QHORUS_TOKEN_CACHE_SIZE: number = CONFIG_DEFAULTS.QHORUS_TOKEN_CACHE_SIZE;
   @Transform(toInt) @IsInt() @Min(0) QHORUS_TOKEN_CACHE_TTL_MS: number = CONFIG_DEFAULTS.QHORUS_TOKEN_CACHE_TTL_MS;
+  /** Unknown tokens remembered (no database query for them again until the TTL passes). */
+  @Transform(toInt) @IsInt() @Min(1) QHORUS_AUTH_NEGATIVE_CACHE_SIZE: number = CONFIG_DEFAULTS.QHORUS_AUTH_NEGATIVE_CACHE_SIZE;
+  @Transform(toInt) @IsInt() @Min(0) QHORUS_AUTH_NEGATIVE_CACHE_TTL_MS: number = CONFIG_DEFAULTS.QHORUS_AUTH_NEGATIVE_CACHE_TTL_MS;
+  /** Failed authentications per client address: sustained rate and burst; 429 beyond. */
+  @Transform(toInt) @IsInt() @Min(1) QHORUS_AUTH_FAILURES_PER_SECOND: number = CONFIG_DEFAULTS.QHORUS_AUTH_FAILURES_PER_SECOND;
+  @Transform(toInt) @IsInt() @Min(1) QHORUS_AUTH_FAILURE_BURST: number = CONFIG_DEFAULTS.QHORUS_AUTH_FAILURE_BURST;
+  /** Which peers' X-Forwarded-For is believed for the client address: `true`, `false`, a hop count, or addresses/CIDRs/presets (comma-separated). */
+  @IsString() @MinLength(1) QHORUS_TRUST_PROXY: string = CONFIG_DEFAULTS.QHORUS_TRUST_PROXY;
+  /** How often agents' last-seen times are written (in one batch), and at shutdown. */
+  @Transform(toInt) @IsInt() @Min(100) QHORUS_LAST_SEEN_FLUSH_MS: number = CONFIG_DEFAULTS.QHORUS_LAST_SEEN_FLUSH_MS;
+  /** Max size of a message's `metadata`, as JSON in UTF-8 bytes (413 above). */
+  @Transform(toInt) @IsInt() @Min(1) QHORUS_MAX_METADATA_BYTES: number = CONFIG_DEFAULTS.QHORUS_MAX_METADATA_BYTES;
+  /** Channels one agent may create (403 above); the admin is not limited. */
+  @Transform(toInt) @IsInt() @Min(1) QHORUS_MAX_CHANNELS_PER_AGENT: number = CONFIG_DEFAULTS.QHORUS_MAX_CHANNELS_PER_AGENT;
+  /** Event streams one agent may hold open on one instance (429 above); the admin is not limited. */
+  @Transform(toInt) @IsInt() @Min(1) QHORUS_MAX_SSE_STREAMS_PER_AGENT: number = CONFIG_DEFAULTS.QHORUS_MAX_SSE_STREAMS_PER_AGENT;
+  @IsIn(MODEL_SUMMARISER_POLICIES) QHORUS_MODEL_SUMMARISER_POLICY: ModelSummariserPolicy = CONFIG_DEFAULTS.QHORUS_MODEL_SUMMARISER_POLICY;
+  /** Lowest `summaryThreshold` a channel with a model-backed summariser may have. */
+  @Transform(toInt) @IsInt() @Min(1) QHORUS_MODEL_SUMMARY_MIN_THRESHOLD: number = CONFIG_DEFAULTS.QHORUS_MODEL_SUMMARY_MIN_THRESHOLD;
+  /** Per-channel budget: model calls per clock hour (UTC). */
+  @Transform(toInt) @IsInt() @Min(1) QHORUS_MODEL_CALLS_PER_HOUR: number = CONFIG_DEFAULTS.QHORUS_MODEL_CALLS_PER_HOUR;
+  /** Per-channel budget: input + output tokens per UTC day. */
+  @Transform(toInt) @IsInt() @Min(1) QHORUS_MODEL_TOKENS_PER_DAY: number = CONFIG_DEFAULTS.QHORUS_MODEL_TOKENS_PER_DAY;
   @Transform(toInt) @IsInt() @Min(0) QHORUS_SHUTDOWN_TIMEOUT_MS: number = CONFIG_DEFAULTS.QHORUS_SHUTDOWN_TIMEOUT_MS;
   @IsIn(LOG_LEVELS) LOG_LEVEL: (typeof LOG_LEVELS)[number] = CONFIG_DEFAULTS.LOG_LEVEL;
 
@@ -129,5 +169,31 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (config.ANTHROPIC_API_KEY && config.QHORUS_LLM_TIMEOUT_MS >= config.QHORUS_SUMMARY_TIMEOUT_MS) {
     throw new ConfigValidationError('Invalid configuration: QHORUS_LLM_TIMEOUT_MS must be < QHORUS_SUMMARY_TIMEOUT_MS when ANTHROPIC_API_KEY is set');
   }
+  const trustProxyProblem = trustProxyError(config.QHORUS_TRUST_PROXY);
+  if (trustProxyProblem) throw new ConfigValidationError(`Invalid configuration: QHORUS_TRUST_PROXY ${trustProxyProblem}`);
   return config;
+}
+
+/** proxy-addr's named ranges, accepted in QHORUS_TRUST_PROXY next to addresses and CIDRs. */
+const TRUST_PROXY_PRESETS = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** QHORUS_TRUST_PROXY as Fastify's `trustProxy` takes it. */
+export function trustProxySetting(value: string): boolean | number | string[] {
+  if (value === 'true') return true;
+  if (value === 'false') return false;
+  if (/^\d+$/.test(value)) return Number(value);
+  return value.split(',').map((part) => part.trim());
+}
+
+function trustProxyError(value: string): string | null {
+  const setting = trustProxySetting(value);
+  if (!Array.isArray(setting)) return null;
+  const bad = setting.filter((entry) => {
+    if (TRUST_PROXY_PRESETS.has(entry)) return false;
+    const [address, bits, extra] = entry.split('/');
+    const family = isIP(address);
+    if (family === 0 || extra !== undefined) return true;
+    return bits !== undefined && !(/^\d+$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128));
+  });
+  return bad.length === 0 ? null : `must be true, false, a hop count, or addresses/CIDRs/${[...TRUST_PROXY_PRESETS].join('/')}, comma-separated (bad: ${bad.join(', ')})`;
 }

@@ -4,11 +4,9 @@ import { HttpException, HttpStatus } from '@nestjs/common';
 export class TooManyRequestsException extends HttpException {
   readonly headers: Record<string, string>;
 
-  constructor(principal: string, retryAfterSeconds: number) {
-    super(
-      `Rate limit exceeded for '${principal}': retry after ${retryAfterSeconds} s`,
-      HttpStatus.TOO_MANY_REQUESTS,
-    );
+  /** `message` replaces the per-agent rate limit's wording (other limits name themselves). */
+  constructor(principal: string, retryAfterSeconds: number, message?: string) {
+    super(message ?? `Rate limit exceeded for '${principal}': retry after ${retryAfterSeconds} s`, HttpStatus.TOO_MANY_REQUESTS);
     this.headers = { 'retry-after': String(retryAfterSeconds) };
   }
 }
