@@ -6,6 +6,8 @@ import { startTestApp, TEST_ADMIN_TOKEN, TestApp } from './support/test-app';
 
 const TOOLS = [
   'register',
+  'revoke_agent',
+  'rotate_agent_token',
   'create_channel',
   'list_channels',
   'send_message',
@@ -37,7 +39,7 @@ describe('MCP: the agents\' tools over Streamable HTTP, with the official client
     await t?.close();
   });
 
-  it('serves the ten tools, each described for an agent, with snake_case arguments', async () => {
+  it('serves the twelve tools, each described for an agent, with snake_case arguments', async () => {
     const { tools } = await admin.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual([...TOOLS].sort());
     for (const tool of tools) {
@@ -166,6 +168,13 @@ describe('MCP: the agents\' tools over Streamable HTTP, with the official client
       const outcome = await callTool(alice, 'register', { name: 'mallory' });
       expect(outcome).toMatchObject({ isError: true, body: { statusCode: 403 } });
       expect(outcome.text).toMatch(/admin token/);
+    });
+
+    it('revoke_agent and rotate_agent_token need the admin token; an unknown agent is not found', async () => {
+      for (const tool of ['revoke_agent', 'rotate_agent_token']) {
+        expect(await callTool(alice, tool, { name: 'alice' })).toMatchObject({ isError: true, body: { statusCode: 403 } });
+        expect(await callTool(admin, tool, { name: 'nobody-here' })).toMatchObject({ isError: true, body: { statusCode: 404 } });
+      }
     });
 
     it('an impossible budget is a 400 naming both arguments\' fields', async () => {

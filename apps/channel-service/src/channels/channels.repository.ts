@@ -14,10 +14,17 @@ const CHANGE_COLUMNS: Record<keyof ChannelChanges, string> = {
   members: 'members',
 };
 
+/**
+ * Creates the channel and its empty summary slot, unless the creator already created `$8`
+ * channels ($8 null: no quota). One statement: never a channel without its slot. Concurrent
+ * creates by one agent each count what is committed, so they may overshoot by the number in flight.
+ */
 const INSERT_SQL = `
   WITH c AS (
     INSERT INTO channels (name, description, summary_threshold, update_after_seconds, summariser, members, created_by)
-    VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${CHANNEL_COLUMNS}
+    SELECT $1, $2, $3::integer, $4::integer, $5, $6::text[], $7
+    WHERE $8::integer IS NULL OR (SELECT count(*) FROM channels WHERE created_by = $7) < $8::integer
+    RETURNING ${CHANNEL_COLUMNS}
   ), s AS (INSERT INTO channel_summaries (channel_id) SELECT id FROM c)
   SELECT * FROM c`;
 
@@ -34,13 +41,13 @@ const LIST_VISIBLE_SQL = `
 export class ChannelsRepository {
   constructor(private readonly db: Database) {}
 
-  /** Creates the channel and its empty summary slot in one statement (so never one without the other). */
-  async insert(c: NewChannel): Promise<Channel> {
+  /** The new channel (with its slot), or null when its creator is at `quota` channels (null: no quota). */
+  async insert(c: NewChannel, quota: number | null): Promise<Channel | null> {
     const rows: ChannelRow[] = await this.db.query(
       INSERT_SQL,
-      [c.name, c.description, c.summaryThreshold, c.updateAfterSeconds, c.summariser, c.members, c.createdBy],
+      [c.name, c.description, c.summaryThreshold, c.updateAfterSeconds, c.summariser, c.members, c.createdBy, quota],
     );
-    return toChannel(rows[0]);
+    return rows[0] ? toChannel(rows[0]) : null;
   }
 
   async findByName(name: string): Promise<Channel | null> {

@@ -4,6 +4,7 @@ import { SummariserRegistry } from '@qhorus/blocks-channel-summary';
 import { isAdmin, Principal } from '../auth/principal';
 import { isUniqueViolation } from '../common/database-errors';
 import { AppConfig } from '../config/app-config';
+import { assertSummariserChoiceAllowed } from '../cost/summariser-cost-policy';
 import { Channel } from './channel.entity';
 import { canAccess } from './channel-access';
 import { ChannelChanges, ChannelsRepository } from './channels.repository';
@@ -24,16 +25,25 @@ export class ChannelsService {
     // The registry's default (normally 'heuristic'), stored by name so a later change of the default does not move existing channels.
     const summariser = dto.summariser ?? this.summarisers.defaultName;
     this.assertKnownSummariser(summariser);
+    const summaryThreshold = dto.summaryThreshold ?? this.config.QHORUS_SUMMARY_THRESHOLD;
+    assertSummariserChoiceAllowed({ summariser, summaryThreshold, choosesSummariser: true, setsThreshold: true, by, creator: by.name }, this.config);
+    const quota = isAdmin(by) ? null : this.config.QHORUS_MAX_CHANNELS_PER_AGENT;
     try {
-      const channel = await this.channels.insert({
-        name: dto.name,
-        description: dto.description ?? null,
-        summaryThreshold: dto.summaryThreshold ?? this.config.QHORUS_SUMMARY_THRESHOLD,
-        updateAfterSeconds: dto.updateAfterSeconds ?? null,
-        summariser,
-        members: normaliseMembers(dto.members, by),
-        createdBy: by.name,
-      });
+      const channel = await this.channels.insert(
+        {
+          name: dto.name,
+          description: dto.description ?? null,
+          summaryThreshold,
+          updateAfterSeconds: dto.updateAfterSeconds ?? null,
+          summariser,
+          members: normaliseMembers(dto.members, by),
+          createdBy: by.name,
+        },
+        quota,
+      );
+      if (!channel) {
+        throw new ForbiddenException(`'${by.name}' has created ${quota} channels, the quota per agent (QHORUS_MAX_CHANNELS_PER_AGENT=${quota})`);
+      }
       return { channel, warnings: this.warningsFor(summariser) };
     } catch (e) {
       if (isUniqueViolation(e)) throw new ConflictException(`Channel name '${dto.name}' is already taken`);
@@ -55,6 +65,17 @@ export class ChannelsService {
   async update(name: string, dto: UpdateChannelDto, by: Principal): Promise<{ channel: Channel; warnings: string[] }> {
     const current = await this.get(name, by);
     if (dto.summariser !== undefined) this.assertKnownSummariser(dto.summariser);
+    assertSummariserChoiceAllowed(
+      {
+        summariser: dto.summariser ?? current.summariser,
+        summaryThreshold: dto.summaryThreshold ?? current.summaryThreshold,
+        choosesSummariser: dto.summariser !== undefined,
+        setsThreshold: dto.summaryThreshold !== undefined,
+        by,
+        creator: current.createdBy,
+      },
+      this.config,
+    );
     if (dto.members !== undefined && !isAdmin(by) && by.name !== current.createdBy) {
       throw new ForbiddenException('Only the channel creator or the admin can change members');
     }

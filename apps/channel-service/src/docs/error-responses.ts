@@ -8,18 +8,21 @@ export const BEARER_SCHEME = 'bearer';
 export const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'Bad input: the message names the problem and `details` lists every bad field',
   401: 'Missing, unknown or revoked bearer token',
-  403: 'Not allowed: the admin token is needed, or a body `sender` is not the caller',
-  404: 'No such channel, or a private channel the caller is not a member of',
+  403: 'Not allowed: the admin token is needed, a body `sender` is not the caller, a quota is reached (QHORUS_MAX_CHANNELS_PER_AGENT) or the summariser policy forbids the choice (QHORUS_MODEL_SUMMARISER_POLICY)',
+  404: 'No such channel (or agent), or a private channel the caller is not a member of',
   409: 'Conflict: the name is taken, the version moved on, or an Idempotency-Key was reused with another body',
-  413: 'The body is over the request limit, or the content over QHORUS_MAX_CONTENT_BYTES',
-  429: 'Rate limit reached: retry after the `Retry-After` header',
+  413: 'The body is over the request limit, the content over QHORUS_MAX_CONTENT_BYTES, or the metadata over QHORUS_MAX_METADATA_BYTES',
+  429: 'A limit was reached (per-agent rate, failed authentications per address, event streams per agent): the message names it; retry after the `Retry-After` header',
   503: 'Postgres is unreachable: retry shortly (retry a post with the same Idempotency-Key: it is never stored twice)',
 };
 
 /** Errors particular to one operation, beyond those that follow from its shape (body, query, path, access). */
 export const OPERATION_ERRORS: Record<string, number[]> = {
   AgentsController_register: [409],
-  ChannelsController_create: [409],
+  AgentsController_revoke: [404],
+  AgentsController_rotate: [404],
+  ChannelsController_create: [403, 409],
+  EventsController_stream: [429],
   ChannelsController_update: [403],
   MessagesController_post: [403, 409, 429],
   SummaryController_override: [409],

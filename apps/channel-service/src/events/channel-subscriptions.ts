@@ -1,5 +1,9 @@
 import { BeforeApplicationShutdown, Injectable, Logger, NotFoundException } from '@nestjs/common';
-import { Principal } from '../auth/principal';
+import { OnEvent } from '@nestjs/event-emitter';
+import { AgentCredentialsChangedEvent } from '../auth/agent-credentials-changed.event';
+import { isAdmin, Principal } from '../auth/principal';
+import { AppConfig } from '../config/app-config';
+import { TooManyRequestsException } from '../rate-limit/too-many-requests.exception';
 import { Channel } from '../channels/channel.entity';
 import { ChannelsService } from '../channels/channels.service';
 import { ChannelEventHub } from './channel-event-hub';
@@ -7,6 +11,9 @@ import { ACCESS_CHANGED, ChannelStreamEvent } from './channel-stream-event';
 import { EventFanout } from './event-fanout';
 import { SSE_HEARTBEAT_MS } from './sse-limits';
 import { SseStream } from './sse-stream';
+
+/** Retry-After of a refused stream: a slot frees when the caller closes one of its streams. */
+export const SSE_SLOT_RETRY_AFTER_SECONDS = 1;
 
 export interface SubscriptionOptions {
   includeEvents: boolean;
@@ -21,19 +28,53 @@ export interface SubscriptionOptions {
 @Injectable()
 export class ChannelSubscriptions implements BeforeApplicationShutdown {
   private readonly logger = new Logger(ChannelSubscriptions.name);
-  private readonly open = new Set<() => void>();
+  /** Each open stream's `end`, and who holds it. */
+  private readonly open = new Map<() => void, Principal>();
+  /** Streams held (or being opened) per agent on this instance, for QHORUS_MAX_SSE_STREAMS_PER_AGENT. */
+  private readonly perAgent = new Map<string, number>();
 
   constructor(
     private readonly hub: ChannelEventHub,
     private readonly fanout: EventFanout,
     private readonly channels: ChannelsService,
+    private readonly config: AppConfig,
   ) {}
+
+  /**
+   * Takes one of the caller's stream slots before anything is written (the 429 is then a JSON
+   * answer); returns the function that gives it back. Synchronous, so concurrent opens cannot both
+   * take the last slot. The admin is not limited.
+   */
+  reserve(by: Principal): () => void {
+    if (isAdmin(by)) return () => {};
+    const limit = this.config.QHORUS_MAX_SSE_STREAMS_PER_AGENT;
+    const held = this.perAgent.get(by.name) ?? 0;
+    if (held >= limit) {
+      throw new TooManyRequestsException(by.name, SSE_SLOT_RETRY_AFTER_SECONDS, `'${by.name}' already holds ${held} event streams on this instance (limit QHORUS_MAX_SSE_STREAMS_PER_AGENT=${limit}); close one first`);
+    }
+    this.perAgent.set(by.name, held + 1);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const left = (this.perAgent.get(by.name) ?? 1) - 1;
+      if (left <= 0) this.perAgent.delete(by.name);
+      else this.perAgent.set(by.name, left);
+    };
+  }
 
   /**
    * Opens `stream` and sends it `channel`'s events until either side closes. Other instances
    * are told first, so what they publish from the moment the stream opens reaches it.
    */
-  async attach(channel: Channel, by: Principal, stream: SseStream, onClientGone: (cleanup: () => void) => void, options: SubscriptionOptions): Promise<void> {
+  async attach(
+    channel: Channel,
+    by: Principal,
+    stream: SseStream,
+    onClientGone: (cleanup: () => void) => void,
+    options: SubscriptionOptions,
+    release: () => void = () => {},
+  ): Promise<void> {
     const stopListening = await this.fanout.listen();
     stream.open(`streaming channel ${channel.name}`);
     let ended = false;
@@ -48,9 +89,10 @@ export class ChannelSubscriptions implements BeforeApplicationShutdown {
       stopListening();
       stream.close();
       this.open.delete(end);
+      release();
     };
     unsubscribe = this.hub.subscribe(channel.id, (event) => this.forward(event, channel, by, stream, options, end));
-    this.open.add(end);
+    this.open.set(end, by);
     onClientGone(end);
   }
 
@@ -60,7 +102,13 @@ export class ChannelSubscriptions implements BeforeApplicationShutdown {
 
   /** Ends every stream so the HTTP server can close (an SSE response never ends by itself). */
   beforeApplicationShutdown(): void {
-    for (const end of [...this.open]) end();
+    for (const end of [...this.open.keys()]) end();
+  }
+
+  /** A revoked or rotated token's streams end at once (the token would be refused on reconnect). */
+  @OnEvent(AgentCredentialsChangedEvent.NAME, { suppressErrors: true })
+  onCredentialsChanged(event: AgentCredentialsChangedEvent): void {
+    for (const [end, by] of [...this.open]) if (!isAdmin(by) && by.name === event.agentName) end();
   }
 
   private forward(event: ChannelStreamEvent, channel: Channel, by: Principal, stream: SseStream, options: SubscriptionOptions, end: () => void): void {

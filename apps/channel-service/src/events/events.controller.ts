@@ -26,11 +26,17 @@ export class EventsController {
   @ApiProduces('text/event-stream')
   async stream(@Param('name') name: string, @Query() query: EventsQuery, @CurrentPrincipal() by: Principal, @Res() reply: FastifyReply): Promise<void> {
     const channel = await this.channels.get(name, by); // 404 (as JSON) before any byte of the stream
+    const release = this.subscriptions.reserve(by); // 429 (as JSON) likewise
     reply.hijack();
     const stream = new SseStream(reply.raw);
     // A client that left while the channel was read has already fired 'close': end at once, or its
     // heartbeat and hub subscription would outlive it.
     const onClientGone = (end: () => void) => (reply.raw.destroyed ? end() : reply.raw.on('close', end));
-    await this.subscriptions.attach(channel, by, stream, onClientGone, { includeEvents: query.includeEvents ?? false });
+    try {
+      await this.subscriptions.attach(channel, by, stream, onClientGone, { includeEvents: query.includeEvents ?? false }, release);
+    } catch (err) {
+      release();
+      throw err;
+    }
   }
 }

@@ -1,4 +1,4 @@
-import { BadRequestException, ConflictException, ForbiddenException, Injectable, PayloadTooLargeException } from '@nestjs/common';
+import { BadRequestException, ConflictException, ForbiddenException, Injectable } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { DEFAULT_TOPIC, Message, MessageType, REQUEST_TYPES } from '@qhorus/api';
 import { createHash, randomUUID } from 'node:crypto';
@@ -9,6 +9,7 @@ import { AppConfig } from '../config/app-config';
 import { ChannelsService } from '../channels/channels.service';
 import { DEFAULT_MESSAGE_TYPE, PostMessageDto } from './dto/post-message.dto';
 import { ListMessagesQuery } from './dto/list-messages.query';
+import { assertMessageWithinLimits } from './message-limits';
 import { MessageRow, toMessage } from './message.entity';
 import { MessagePostedEvent } from './message-posted.event';
 import { MessagesRepository, NewMessage } from './messages.repository';
@@ -35,10 +36,7 @@ export class MessagesService {
       throw new ForbiddenException(`sender '${dto.sender}' is not the authenticated agent '${by.name}'`);
     }
     const content = dto.content ?? '';
-    const bytes = Buffer.byteLength(content, 'utf8');
-    if (bytes > this.config.QHORUS_MAX_CONTENT_BYTES) {
-      throw new PayloadTooLargeException(`content is ${bytes} bytes; the limit is ${this.config.QHORUS_MAX_CONTENT_BYTES}`);
-    }
+    assertMessageWithinLimits(dto, this.config);
     if (idempotencyKey !== undefined && (idempotencyKey.length === 0 || idempotencyKey.length > MAX_IDEMPOTENCY_KEY_LENGTH)) {
       throw new BadRequestException(`Idempotency-Key must be 1-${MAX_IDEMPOTENCY_KEY_LENGTH} characters`);
     }

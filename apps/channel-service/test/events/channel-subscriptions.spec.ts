@@ -9,6 +9,12 @@ import { ChannelSubscriptions } from '../../src/events/channel-subscriptions';
 import { EventFanout, StopListening } from '../../src/events/event-fanout';
 import { SSE_HEARTBEAT_MS, SSE_MAX_BUFFERED_BYTES } from '../../src/events/sse-limits';
 import { SseStream } from '../../src/events/sse-stream';
+import { AgentCredentialsChangedEvent } from '../../src/auth/agent-credentials-changed.event';
+import { loadConfig } from '../../src/config/app-config';
+import { TooManyRequestsException } from '../../src/rate-limit/too-many-requests.exception';
+
+/** Streams one agent may hold in these tests (QHORUS_MAX_SSE_STREAMS_PER_AGENT). */
+const STREAM_LIMIT = 3;
 
 /** Just enough of a ServerResponse to see what an SseStream writes. */
 class FakeResponse {
@@ -67,7 +73,8 @@ describe('ChannelSubscriptions', () => {
     const res = new FakeResponse();
     const stream = new SseStream(res as unknown as ServerResponse);
     let clientGone = () => {};
-    await subscriptions.attach(CHANNEL, by, stream, (end) => (clientGone = end), { includeEvents });
+    const release = subscriptions.reserve(by);
+    await subscriptions.attach(CHANNEL, by, stream, (end) => (clientGone = end), { includeEvents }, release);
     return { res, goAway: () => clientGone() };
   }
 
@@ -76,7 +83,7 @@ describe('ChannelSubscriptions', () => {
     hub = new ChannelEventHub();
     channels = { get: jest.fn().mockResolvedValue(CHANNEL) };
     fanout = new CountingFanout();
-    subscriptions = new ChannelSubscriptions(hub, fanout, channels as unknown as ChannelsService);
+    subscriptions = new ChannelSubscriptions(hub, fanout, channels as unknown as ChannelsService, loadConfig({ QHORUS_MAX_SSE_STREAMS_PER_AGENT: String(STREAM_LIMIT) }));
   });
   afterEach(() => jest.useRealTimers());
 
@@ -142,5 +149,24 @@ describe('ChannelSubscriptions', () => {
     hub.deliver(event(MESSAGE_POSTED, { seq: 1 }));
     expect(res.destroyed).toBe(true);
     expect(res.text).not.toContain('seq');
+  });
+
+  it('refuses a stream past QHORUS_MAX_SSE_STREAMS_PER_AGENT with a 429 naming the limit, and frees a slot when one closes', async () => {
+    const streams = [];
+    for (let i = 0; i < STREAM_LIMIT; i++) streams.push(await open());
+    expect(() => subscriptions.reserve(BOB)).toThrow(TooManyRequestsException);
+    expect(() => subscriptions.reserve(BOB)).toThrow(/QHORUS_MAX_SSE_STREAMS_PER_AGENT=3/);
+    expect(() => subscriptions.reserve(ADMIN)).not.toThrow(); // the operator is not limited
+    streams[0].goAway();
+    await expect(open()).resolves.toBeDefined();
+  });
+
+  it("ends an agent's streams when its credentials change, and no one else's", async () => {
+    const bob = await open(BOB);
+    const admin = await open(ADMIN);
+    subscriptions.onCredentialsChanged(new AgentCredentialsChangedEvent(BOB.name));
+    expect(bob.res.writableEnded).toBe(true);
+    expect(admin.res.writableEnded).toBe(false);
+    expect(subscriptions.openCount).toBe(1);
   });
 });

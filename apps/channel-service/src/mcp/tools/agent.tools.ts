@@ -1,6 +1,6 @@
 import { ForbiddenException, Injectable } from '@nestjs/common';
 import { AuthService } from '../../auth/auth.service';
-import { RegisterAgentDto } from '../../auth/dto/register-agent.dto';
+import { AgentNameDto, RegisterAgentDto } from '../../auth/dto/register-agent.dto';
 import { isAdmin } from '../../auth/principal';
 import { McpTool, McpToolGroup } from '../mcp-tool';
 import { required, toDto, toolInput } from '../tool-args';
@@ -26,6 +26,34 @@ export class AgentTools implements McpToolGroup {
           const dto = await toDto(RegisterAgentDto, args, { name: 'name' });
           const { agent, token } = await this.auth.register(dto.name);
           return { name: agent.name, token, createdAt: agent.createdAt };
+        },
+      },
+      {
+        name: 'revoke_agent',
+        description:
+          'Admin only. Revokes an agent: its token is refused from the next request on, on every instance, and its name is ' +
+          'never registered again. Returns {name, revokedAt}; an unknown name fails.',
+        input: toolInput({ name: required({ type: 'string', description: 'The agent to revoke.' }) }),
+        annotations: { destructiveHint: true, idempotentHint: true },
+        run: async (args, by) => {
+          if (!isAdmin(by)) throw new ForbiddenException('This tool needs the admin token');
+          const dto = await toDto(AgentNameDto, args, { name: 'name' });
+          const agent = await this.auth.revoke(dto.name);
+          return { name: agent.name, revokedAt: agent.revokedAt };
+        },
+      },
+      {
+        name: 'rotate_agent_token',
+        description:
+          "Admin only. Gives an agent a new token and returns {name, token, rotatedAt}; the token is shown this once. The old " +
+          'token is refused from the next request on, on every instance.',
+        input: toolInput({ name: required({ type: 'string', description: 'The agent whose token to replace.' }) }),
+        annotations: { destructiveHint: true, idempotentHint: false },
+        run: async (args, by) => {
+          if (!isAdmin(by)) throw new ForbiddenException('This tool needs the admin token');
+          const dto = await toDto(AgentNameDto, args, { name: 'name' });
+          const { agent, token } = await this.auth.rotate(dto.name);
+          return { name: agent.name, token, rotatedAt: new Date() };
         },
       },
     ];
