@@ -1,4 +1,4 @@
-import { SummaryResult } from '@qhorus/api';
+import { ModelCallMeter, SummaryResult } from '@qhorus/api';
 
 /** Per-call context a summariser may use; tiers that have no use for a field ignore it. */
 export interface SummariseOptions {
@@ -7,6 +7,11 @@ export interface SummariseOptions {
    * its prompt on it; the verbatim and heuristic tiers ignore it.
    */
   preamble?: string | null;
+  /**
+   * Meters model calls (a budget): a tier that calls a model awaits `admit` first (a rejection
+   * means no call) and `record`s each answer's usage. Tiers that call no model ignore it.
+   */
+  modelCalls?: ModelCallMeter;
 }
 
 /**

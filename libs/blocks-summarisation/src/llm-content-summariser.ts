@@ -1,5 +1,5 @@
 import Anthropic, { APIConnectionTimeoutError, APIError } from '@anthropic-ai/sdk';
-import { SummaryResult, summaryResult } from '@qhorus/api';
+import { ModelCallMeter, SummaryResult, summaryResult } from '@qhorus/api';
 import { ANNOTATION_ITEM_COUNT, ANNOTATION_MODEL, ANNOTATION_TIER, TIER_SYNTHESISED, overlayAnnotations } from './annotations';
 import { ContentSummariser, ItemRenderer, SummariseOptions } from './content-summariser';
 import { LLM_SYSTEM_PROMPTS, buildLlmUserPrompt } from './llm-prompts';
@@ -52,13 +52,14 @@ export class LlmContentSummariser<T> implements ContentSummariser<T> {
     if (items.length === 0) return summaryResult(before, overlayAnnotations(previous, own(this.options.model, 0)));
 
     const rendered = items.map((item) => this.render(item));
-    const answer = await this.ask(this.client, buildLlmUserPrompt(before, rendered, options?.preamble));
+    await options?.modelCalls?.admit(this.options.model); // a spent budget rejects here: no call is made
+    const answer = await this.ask(this.client, buildLlmUserPrompt(before, rendered, options?.preamble), options?.modelCalls);
     const text = this.mode === LlmSummaryMode.APPEND ? appendSection(before, answer.text) : answer.text;
     return summaryResult(text, overlayAnnotations(previous, own(answer.model, items.length)));
   }
 
   /** One request, no SDK retries, under our own deadline; returns the trimmed answer text. */
-  private async ask(client: Anthropic, userPrompt: string): Promise<{ text: string; model: string }> {
+  private async ask(client: Anthropic, userPrompt: string, meter?: ModelCallMeter): Promise<{ text: string; model: string }> {
     const { model, maxTokens, timeoutMs } = this.options;
     const controller = new AbortController();
     let timedOut = false;
@@ -81,6 +82,12 @@ export class LlmContentSummariser<T> implements ContentSummariser<T> {
       throw new Error(`LLM summariser request failed (model ${model}): ${describeRequestError(error)}`, { cause: error });
     }
 
+    // Every answer is paid for, even one rejected below: record it first, from the API's own usage.
+    await meter?.record({
+      model: typeof message.model === 'string' && message.model !== '' ? message.model : model,
+      inputTokens: message.usage?.input_tokens ?? 0,
+      outputTokens: message.usage?.output_tokens ?? 0,
+    });
     const stopReason = message.stop_reason;
     if (stopReason !== null && !LLM_ACCEPTED_STOP_REASONS.has(stopReason)) {
       throw new Error(`LLM summariser answer rejected: stop_reason=${stopReason} (model ${model}, maxTokens ${maxTokens})`);

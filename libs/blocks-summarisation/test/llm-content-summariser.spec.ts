@@ -1,5 +1,5 @@
 import Anthropic from '@anthropic-ai/sdk';
-import { summaryResult } from '@qhorus/api';
+import { ModelCallMeter, ModelUsage, summaryResult } from '@qhorus/api';
 import {
   LLM_SYSTEM_PROMPTS,
   LlmContentSummariser,
@@ -162,5 +162,44 @@ describe('LlmContentSummariser (real SDK against a local fake Messages API)', ()
     expect(() => new LlmContentSummariser<Item>(null, renderItem, LlmSummaryMode.EDIT, { model: '' })).toThrow(RangeError);
     expect(() => new LlmContentSummariser<Item>(null, renderItem, LlmSummaryMode.EDIT, { model: MODEL, maxTokens: 0 })).toThrow(/maxTokens/);
     expect(() => new LlmContentSummariser<Item>(null, renderItem, LlmSummaryMode.EDIT, { model: MODEL, timeoutMs: 0 })).toThrow(/timeoutMs/);
+  });
+
+  describe('a model-call meter (the service budget)', () => {
+    function meter(refuse = false) {
+      const calls: { admitted: string[]; usage: ModelUsage[] } = { admitted: [], usage: [] };
+      const m: ModelCallMeter = {
+        admit: async (model) => {
+          if (refuse) throw new Error('model budget spent');
+          calls.admitted.push(model);
+        },
+        record: async (usage) => {
+          calls.usage.push(usage);
+        },
+      };
+      return { m, calls };
+    }
+
+    it("is asked before the call and told the answer's usage, as the API reported it", async () => {
+      const summariser = await summariserFor(() => 'Bob owns the deploy.');
+      const { m, calls } = meter();
+      await summariser.summarise(batch, null, { modelCalls: m });
+      expect(calls.admitted).toEqual([MODEL]);
+      expect(calls.usage).toEqual([{ model: MODEL, inputTokens: 10, outputTokens: 5 }]);
+    });
+
+    it('refusing admission makes no call and rejects with its reason', async () => {
+      const summariser = await summariserFor(() => 'never asked');
+      const { m, calls } = meter(true);
+      await expect(summariser.summarise(batch, null, { modelCalls: m })).rejects.toThrow('model budget spent');
+      expect(server!.requests).toHaveLength(0);
+      expect(calls.usage).toEqual([]);
+    });
+
+    it('records the usage of an answer that is then rejected (it was paid for)', async () => {
+      const summariser = await summariserFor(() => replyText('cut off', { stopReason: 'max_tokens' }));
+      const { m, calls } = meter();
+      await expect(summariser.summarise(batch, null, { modelCalls: m })).rejects.toThrow(/stop_reason=max_tokens/);
+      expect(calls.usage).toHaveLength(1);
+    });
   });
 });

@@ -1,5 +1,6 @@
 import { ChannelInfo } from './channel';
 import { Message } from './message';
+import { ModelCallMeter } from './model-call-meter';
 import { SummaryResult } from './summary-result';
 
 /** Everything a hook needs to produce the next summary of a channel. */
@@ -11,6 +12,8 @@ export interface SummaryUpdateContext {
   readonly coversThroughSeq: number;
   /** The batch since the last summary, in seq order. */
   readonly messages: readonly Message[];
+  /** Meters model calls made for this step (the service's budget); absent: calls are not metered. */
+  readonly modelCalls?: ModelCallMeter;
 }
 
 /** The summary slot's extension point: called by the background job for each batch. */

@@ -12,6 +12,9 @@ export const METRIC_NAMES = {
   summaryUpdates: 'qhorus_summary_updates_total',
   channelBacklog: 'qhorus_channel_backlog',
   httpDuration: 'qhorus_http_request_duration_seconds',
+  modelCalls: 'qhorus_model_calls_total',
+  modelTokens: 'qhorus_model_tokens_total',
+  modelCallsRefused: 'qhorus_model_calls_refused_total',
 } as const;
 
 /**
@@ -47,6 +50,27 @@ export class QhorusMetrics {
     name: METRIC_NAMES.summaryUpdates,
     help: 'Summary versions committed, by source (job|override).',
     labelNames: ['source'] as const,
+    registers: [this.registry],
+  });
+
+  readonly modelCalls = new Counter({
+    name: METRIC_NAMES.modelCalls,
+    help: 'Model calls made by summary jobs, by strategy and channel (private channels summed under _private).',
+    labelNames: ['strategy', 'channel'] as const,
+    registers: [this.registry],
+  });
+
+  readonly modelTokens = new Counter({
+    name: METRIC_NAMES.modelTokens,
+    help: 'Tokens of model calls as the API reported them, by strategy, channel (private ones under _private) and kind (input|output).',
+    labelNames: ['strategy', 'channel', 'kind'] as const,
+    registers: [this.registry],
+  });
+
+  readonly modelCallsRefused = new Counter({
+    name: METRIC_NAMES.modelCallsRefused,
+    help: "Model calls not made because the channel's budget was spent, by strategy, channel (private ones under _private) and budget (calls_per_hour|tokens_per_day).",
+    labelNames: ['strategy', 'channel', 'budget'] as const,
     registers: [this.registry],
   });
 

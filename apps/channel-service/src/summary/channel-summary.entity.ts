@@ -11,6 +11,9 @@ export interface SummarySlot {
   updatedBy: string | null;
   lastError: string | null;
   lastErrorAt: Date | null;
+  /** Why the summary is not model-written now (the channel's model budget is spent); commits leave it, the next admitted model call clears it. */
+  degraded: string | null;
+  degradedAt: Date | null;
 }
 
 export interface SummarySlotRow {
@@ -23,9 +26,11 @@ export interface SummarySlotRow {
   updated_by: string | null;
   last_error: string | null;
   last_error_at: Date | null;
+  degraded: string | null;
+  degraded_at: Date | null;
 }
 
-export const SLOT_COLUMNS = 's.channel_id, s.text, s.annotations, s.covers_through_seq, s.version, s.updated_at, s.updated_by, s.last_error, s.last_error_at';
+export const SLOT_COLUMNS = 's.channel_id, s.text, s.annotations, s.covers_through_seq, s.version, s.updated_at, s.updated_by, s.last_error, s.last_error_at, s.degraded, s.degraded_at';
 
 export function toSlot(r: SummarySlotRow): SummarySlot {
   return {
@@ -38,6 +43,8 @@ export function toSlot(r: SummarySlotRow): SummarySlot {
     updatedBy: r.updated_by,
     lastError: r.last_error,
     lastErrorAt: r.last_error_at,
+    degraded: r.degraded ?? null,
+    degradedAt: r.degraded_at ?? null,
   };
 }
 

@@ -4,6 +4,9 @@ import { SummaryResult } from '@qhorus/api';
 import { SummariserRegistry } from '@qhorus/blocks-channel-summary';
 import { withTimeout } from '../common/with-timeout';
 import { AppConfig } from '../config/app-config';
+import { ChannelModelMeter } from '../cost/model-budget';
+import { ModelCallEvent } from '../cost/model-call.event';
+import { ModelUsageRepository } from '../cost/model-usage.repository';
 import { MessageRow, toMessage } from '../messages/message.entity';
 import { MessagesRepository } from '../messages/messages.repository';
 import { previousResult, SummarySlot } from './channel-summary.entity';
@@ -30,6 +33,7 @@ export class SummaryJobRunner {
     private readonly summarisers: SummariserRegistry,
     private readonly config: AppConfig,
     private readonly events: EventEmitter2,
+    private readonly modelUsage: ModelUsageRepository,
   ) {}
 
   /**
@@ -45,6 +49,8 @@ export class SummaryJobRunner {
     const startedAt = performance.now();
     let tier = NO_TIER;
     let steps = 0;
+    // Every model call of this job goes through the channel's budget (a spent one: no call, `degraded` says why).
+    const modelCalls = new ChannelModelMeter(channel, startSlot.degraded !== null, this.modelUsage, this.config, (e) => this.events.emit(ModelCallEvent.NAME, e));
     try {
       while (slot.coversThroughSeq < target) {
         const rows = chunk ?? (await this.messages.range(channelId, slot.coversThroughSeq, target, this.config.QHORUS_SUMMARY_CHUNK_SIZE, true));
@@ -57,6 +63,7 @@ export class SummaryJobRunner {
             previous: previousResult(slot),
             coversThroughSeq: slot.coversThroughSeq,
             messages: batch,
+            modelCalls,
           }),
           this.config.QHORUS_SUMMARY_TIMEOUT_MS,
           `summariser '${channel.summariser}'`,

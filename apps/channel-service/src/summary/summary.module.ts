@@ -1,6 +1,7 @@
 import { BeforeApplicationShutdown, Module } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
 import { ChannelsModule } from '../channels/channels.module';
+import { ModelUsageRepository } from '../cost/model-usage.repository';
 import { MessagesModule } from '../messages/messages.module';
 import { SummaryQueue } from './queue/summary-queue';
 import { summaryQueueProvider } from './queue/summary-queue.provider';
@@ -18,6 +19,7 @@ import { SummaryTriggerListener } from './summary-trigger.listener';
   providers: [
     summaryQueueProvider,
     SummaryRepository,
+    ModelUsageRepository,
     SummaryService,
     SummaryJobRunner,
     SummaryJobProcessor,

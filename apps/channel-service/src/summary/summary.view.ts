@@ -15,6 +15,8 @@ export function summaryView(channel: Channel, slot: SummarySlot) {
     updatedBy: slot.updatedBy,
     lastError: slot.lastError,
     lastErrorAt: slot.lastErrorAt,
+    degraded: slot.degraded,
+    degradedAt: slot.degradedAt,
     summariser: channel.summariser,
   };
 }
