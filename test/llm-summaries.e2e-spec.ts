@@ -46,6 +46,7 @@ describe('tiered and LLM summaries against a fake Anthropic API', () => {
         ANTHROPIC_BASE_URL: fake.baseURL,
         QHORUS_LLM_TIMEOUT_MS: String(LLM_TIMEOUT_MS),
         QHORUS_JOB_ATTEMPTS: String(JOB_ATTEMPTS),
+        QHORUS_MODEL_SUMMARISER_POLICY: 'anyone', // the agents here pick the model-backed strategies themselves
       },
     });
     [alice, bob, carol, dave] = await Promise.all(['alice', 'bob', 'carol', 'dave'].map((n) => t.agent(n)));

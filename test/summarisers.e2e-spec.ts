@@ -41,7 +41,7 @@ describe('custom summarisers in the running service', () => {
     t = await startTestApp('summarisers', {
       imports: [IncidentSummaryModule],
       summarisers: { hang: hanging },
-      env: { QHORUS_SUMMARY_TIMEOUT_MS: String(SUMMARY_TIMEOUT_MS), QHORUS_JOB_ATTEMPTS: '2' },
+      env: { QHORUS_SUMMARY_TIMEOUT_MS: String(SUMMARY_TIMEOUT_MS), QHORUS_JOB_ATTEMPTS: '2', QHORUS_MODEL_SUMMARISER_POLICY: 'anyone' },
     });
     // The one instance Nest made; the spy records every call and still runs the real method.
     summarise = jest.spyOn(t.app.get(IncidentSummariser, { strict: false }), 'summarise');

@@ -15,6 +15,9 @@ const WHO: Who[] = ['none', 'wrong', 'outsider', 'member', 'admin'];
 const PRIVATE = 'vault';
 const MISSING = 'vaulx';
 const THREAD = 'vault-thread';
+/** Agents the admin revokes and rotates in the matrix. */
+const EXPENDABLE = 'expendable';
+const ROTATABLE = 'rotatable';
 
 interface Call {
   path: string;
@@ -36,6 +39,9 @@ const ch = (channel: string, rest = '') => `/api/v1/channels/${channel}${rest}`;
 const MATRIX: Row[] = [
   { method: 'POST', url: '/api/v1/agents', call: (_, u) => ({ path: '/api/v1/agents', body: { name: `agent-${u}` } }), expect: statuses(401, 401, 403, 403, 201) },
   { method: 'GET', url: '/api/v1/agents', call: () => ({ path: '/api/v1/agents' }), expect: statuses(401, 401, 200, 200, 200) },
+  // Revoking is idempotent (a repeat answers the first revocation), so the admin's call is 200 whatever ran before.
+  { method: 'DELETE', url: '/api/v1/agents/:name', call: () => ({ path: `/api/v1/agents/${EXPENDABLE}` }), expect: statuses(401, 401, 403, 403, 200) },
+  { method: 'POST', url: '/api/v1/agents/:name/token', call: () => ({ path: `/api/v1/agents/${ROTATABLE}/token` }), expect: statuses(401, 401, 403, 403, 201) },
   { method: 'POST', url: '/api/v1/channels', call: (_, u) => ({ path: '/api/v1/channels', body: { name: `made-${u}` } }), expect: statuses(401, 401, 201, 201, 201) },
   { method: 'GET', url: '/api/v1/channels', call: () => ({ path: '/api/v1/channels' }), expect: statuses(401, 401, 200, 200, 200) },
   { method: 'GET', url: '/api/v1/channels/:name', call: (c) => ({ path: ch(c) }), expect: statuses(401, 401, 404, 200, 200), channelScoped: true },
@@ -94,7 +100,9 @@ describe('auth matrix: every endpoint × {no token, wrong token, non-member, mem
   }
 
   beforeAll(async () => {
-    t = await startTestApp('authmatrix', { beforeListen: recorder.beforeListen, env: { QHORUS_RATE_LIMIT_BURST: '100000' } });
+    t = await startTestApp('authmatrix', { beforeListen: recorder.beforeListen, env: { QHORUS_RATE_LIMIT_BURST: '100000', QHORUS_AUTH_FAILURE_BURST: '100000' } });
+    await t.agent(EXPENDABLE);
+    await t.agent(ROTATABLE);
     const member = await t.agent('member');
     const outsider = await t.agent('outsider');
     tokens.member = member.token!;
@@ -185,6 +193,16 @@ describe('auth matrix: every endpoint × {no token, wrong token, non-member, mem
       const onMissing = await callTool(clients.outsider!, tool, { channel: MISSING, ...args });
       expect(onPrivate.isError).toBe(true);
       expect(JSON.parse(JSON.stringify(onPrivate).replaceAll(PRIVATE, MISSING))).toEqual(onMissing);
+    });
+
+    it.each([
+      ['revoke_agent', EXPENDABLE],
+      ['rotate_agent_token', ROTATABLE],
+    ])('%s: the admin only', async (tool, name) => {
+      for (const who of ['outsider', 'member'] as const) {
+        expect(await callTool(clients[who]!, tool, { name })).toMatchObject({ isError: true, body: { statusCode: 403 } });
+      }
+      expect((await callTool(clients.admin!, tool, { name })).isError).toBe(false);
     });
 
     it('list_channels shows the private channel to its member and the admin only', async () => {

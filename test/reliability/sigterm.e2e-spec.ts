@@ -34,7 +34,7 @@ describe('SIGTERM: in-flight work finishes or is handed back; nothing is lost ac
       databaseUrl: db.url,
       redisUrl: TEST_REDIS_URL,
       queuePrefix,
-      env: { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: probe.baseURL, QHORUS_LLM_TIMEOUT_MS: '300000', QHORUS_SUMMARY_TIMEOUT_MS: '600000', LOG_LEVEL: 'warn', ...env },
+      env: { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: probe.baseURL, QHORUS_LLM_TIMEOUT_MS: '300000', QHORUS_SUMMARY_TIMEOUT_MS: '600000', QHORUS_MODEL_SUMMARISER_POLICY: 'anyone', QHORUS_MODEL_SUMMARY_MIN_THRESHOLD: '1', LOG_LEVEL: 'warn', ...env },
     };
     const service = await startServiceProcess(options);
     running.push(service);
