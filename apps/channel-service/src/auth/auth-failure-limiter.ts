@@ -3,23 +3,28 @@ import { TooManyRequestsException } from '../rate-limit/too-many-requests.except
 
 /**
  * Failed authentications per client address, as a token bucket (QHORUS_AUTH_FAILURES_PER_SECOND,
- * QHORUS_AUTH_FAILURE_BURST). Each 401 takes a token; an address with none left gets 429 instead,
- * and its unknown tokens are not looked up at all. Known tokens (cached, or the admin's) still
- * pass from such an address, so clients sharing a proxy with an attacker keep working.
+ * QHORUS_AUTH_FAILURE_BURST). Each 401 takes a token; an address with none left gets 429 instead.
+ * A database lookup of an unknown token takes its token *before* the query (given back if the
+ * token is valid), so however many requests are in flight, an address's lookups never exceed
+ * the burst plus the refill. Known tokens (cached, or the admin's) take nothing, so clients that
+ * share a proxy with an attacker keep working.
  */
 export class AuthFailureLimiter {
   constructor(private readonly limiter: RateLimiter) {}
 
-  /** Throws 429 when `address` may not cost a database lookup now. */
-  assertMayLookUp(address: string): void {
-    const wait = this.limiter.secondsUntilAllowed(address);
-    if (wait > 0) throw tooManyFailures(address, wait);
-  }
-
-  /** Counts one failure; throws 429 instead of letting the caller answer 401 once over the limit. */
+  /** Counts one failure; throws 429 (instead of the caller's 401) once `address` is over the limit. */
   recordFailure(address: string): void {
     const decision = this.limiter.take(address);
     if (!decision.allowed) throw tooManyFailures(address, decision.retryAfterSeconds);
+  }
+
+  /** Reserves a failure for a database lookup (429 when none is left); `refund` it if the token was valid. */
+  reserveLookup(address: string): void {
+    this.recordFailure(address);
+  }
+
+  refund(address: string): void {
+    this.limiter.refund(address);
   }
 }
 

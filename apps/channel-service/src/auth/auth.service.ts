@@ -24,6 +24,10 @@ export class AuthService implements OnApplicationBootstrap, BeforeApplicationShu
   private readonly unknown: TokenCache<true>;
   private readonly failures: AuthFailureLimiter;
   private readonly lastSeen: LastSeenRecorder;
+  /** Lookups in flight, by token hash (bounded by the failure limit and the pool). */
+  private readonly lookups = new Map<string, Promise<string | null>>();
+  /** Bumped by every credential change heard, so a lookup that raced one never caches its answer. */
+  private generation = 0;
 
   constructor(
     private readonly agents: AgentsRepository,
@@ -64,13 +68,10 @@ export class AuthService implements OnApplicationBootstrap, BeforeApplicationShu
     const cached = this.known.get(hash);
     if (cached) return this.agentSeen(cached);
     if (this.unknown.get(hash)) return this.failed(address);
-    this.failures.assertMayLookUp(address);
-    const name = await this.agents.findNameByTokenHash(hash);
-    if (!name) {
-      this.unknown.set(hash, true);
-      return this.failed(address);
-    }
-    this.known.set(hash, name);
+    this.failures.reserveLookup(address); // 429 here, before any query, once the address is over its limit
+    const name = await this.lookUp(hash);
+    if (!name) return null; // the reserved failure stands
+    this.failures.refund(address);
     return this.agentSeen(name);
   }
 
@@ -117,6 +118,26 @@ export class AuthService implements OnApplicationBootstrap, BeforeApplicationShu
     return this.lastSeen.flush();
   }
 
+  /** One query per token hash however many requests carry it at once; the answer goes to the caches. */
+  private lookUp(hash: string): Promise<string | null> {
+    let pending = this.lookups.get(hash);
+    if (!pending) {
+      const generation = this.generation;
+      pending = this.agents
+        .findNameByTokenHash(hash)
+        .then((name) => {
+          // A credential change heard meanwhile may postdate what this query read: answer it, cache nothing.
+          if (generation !== this.generation) return name;
+          if (name) this.known.set(hash, name);
+          else this.unknown.set(hash, true);
+          return name;
+        })
+        .finally(() => this.lookups.delete(hash));
+      this.lookups.set(hash, pending);
+    }
+    return pending;
+  }
+
   private agentSeen(name: string): Principal {
     this.lastSeen.seen(name);
     return { kind: 'agent', name };
@@ -137,6 +158,7 @@ export class AuthService implements OnApplicationBootstrap, BeforeApplicationShu
   }
 
   private forget(name: string | null): void {
+    this.generation++;
     if (name === null) {
       this.known.clear();
       return;

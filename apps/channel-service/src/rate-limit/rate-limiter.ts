@@ -41,12 +41,9 @@ export class RateLimiter {
     return bucket.take(now);
   }
 
-  /**
-   * When `key`'s bucket is empty: whole seconds until it has a token again. 0 when a take would be
-   * allowed (including for a key with no bucket yet). Takes nothing and creates no bucket.
-   */
-  secondsUntilAllowed(key: string): number {
-    return this.buckets.get(key)?.secondsToNextToken(this.now()) ?? 0;
+  /** Gives back a token `take` took for `principal` (a reservation that did not count). */
+  refund(principal: string): void {
+    this.buckets.get(principal)?.refund(this.now());
   }
 
   /** How many principals currently have a (not yet full) bucket. */

@@ -36,16 +36,10 @@ export class TokenBucket {
     return { allowed: false, remaining: 0, retryAfterSeconds: Math.max(1, Math.ceil(secondsToNextToken)) };
   }
 
-  /** Whether a take now would be allowed, without taking. */
-  canTake(now: number): boolean {
+  /** Gives back a token taken for something that turned out not to count (never above capacity). */
+  refund(now: number): void {
     this.refill(now);
-    return this.tokens >= 1;
-  }
-
-  /** Whole seconds until a token is available (0 when one is). */
-  secondsToNextToken(now: number): number {
-    this.refill(now);
-    return this.tokens >= 1 ? 0 : Math.max(1, Math.ceil((1 - this.tokens) / this.ratePerSecond));
+    this.tokens = Math.min(this.capacity, this.tokens + 1);
   }
 
   /** True when the bucket has refilled completely: it is then indistinguishable from a new one. */
