@@ -7,6 +7,7 @@ import { Writable } from 'node:stream';
 import { __resetOutOfContextForTests } from 'nestjs-pino/PinoLogger';
 import { DASHBOARD_ROOT } from '../apps/channel-service/src/dashboard/dashboard';
 import { OPERATION_EXAMPLES } from '../apps/channel-service/src/docs/examples';
+import { hashToken } from '../apps/channel-service/src/auth/tokens';
 import { OPERATION_ERRORS } from '../apps/channel-service/src/docs/error-responses';
 import { getSummary, postMany, waitForSummary } from './support/channel-helpers';
 import { ApiClient, waitFor } from './support/http';
@@ -165,6 +166,21 @@ describe('operations: OpenAPI, metrics, health and logs', () => {
       const list = doc.paths['/api/v1/channels/{name}/messages'].get;
       expect(list.parameters.map((p: any) => `${p.in}:${p.name}`)).toEqual(expect.arrayContaining(['path:name', 'query:afterSeq', 'query:limit', 'query:includeEvents']));
       expect(doc.paths['/api/v1/channels/{name}/summary'].get.responses['200'].content['application/json'].example).toHaveProperty('annotations');
+    });
+
+    it('names the bodies of the agent lifecycle routes (revoke, rotate, list) for generated clients', () => {
+      const schemaOf = (op: any, status: string) => doc.components.schemas[op.responses[status].content['application/json'].schema.$ref.split('/').pop()];
+      const revoke = doc.paths['/api/v1/agents/{name}'].delete;
+      const rotate = doc.paths['/api/v1/agents/{name}/token'].post;
+      expect(Object.keys(schemaOf(revoke, '200').properties).sort()).toEqual(['name', 'revokedAt']);
+      expect(Object.keys(schemaOf(rotate, '201').properties).sort()).toEqual(['name', 'rotatedAt', 'token']);
+      for (const op of [revoke, rotate]) {
+        expect(op.responses['403'].description).toMatch(/admin/);
+        expect(op.responses['404']).toBeDefined();
+      }
+      const list = doc.paths['/api/v1/agents'].get.responses['200'].content['application/json'].schema;
+      expect(list.type).toBe('array');
+      expect(Object.keys(doc.components.schemas[list.items.$ref.split('/').pop()].properties).sort()).toEqual(['createdAt', 'lastSeenAt', 'name']);
     });
 
     it('keeps its hand-written tables in step with the routes (no entry for an operation that does not exist)', () => {
@@ -331,9 +347,17 @@ describe('operations: OpenAPI, metrics, health and logs', () => {
       const posted = await agent.post('/api/v1/channels/logged/messages', { content: 'deploying', metadata: { token: secret, nested: { apiKey: secret } } }, { 'x-request-id': 'req-ops-1' });
       expect(posted.status).toBe(201);
       expect(posted.headers.get('x-request-id')).toBe('req-ops-1');
+      // The lifecycle routes: a rotation answers a new token (shown once, never logged), then a revocation.
+      const rotated = await admin.post('/api/v1/agents/logger-test/token');
+      expect(rotated.status).toBe(201);
+      const rotatedToken: string = rotated.body.token;
+      expect((await embedded.anonymous.as(rotatedToken).get('/api/v1/agents')).status).toBe(200);
+      expect((await embedded.anonymous.as(agentToken).get('/api/v1/agents')).status).toBe(401);
+      expect((await admin.request('DELETE', '/api/v1/agents/logger-test')).status).toBe(200);
+      expect((await embedded.anonymous.as(rotatedToken).get('/api/v1/agents')).status).toBe(401);
       // Failures log too: a bad token, a bad body that carries the secret.
       expect((await embedded.anonymous.as(`${agentToken}x`).get('/api/v1/channels')).status).toBe(401);
-      expect((await agent.post('/api/v1/channels/logged/messages', { content: 'x', token: secret })).status).toBe(400);
+      expect((await admin.post('/api/v1/channels/logged/messages', { content: 'x', token: secret })).status).toBe(400);
 
       const entries = await waitFor(async () => {
         const parsed = lines.map((l) => JSON.parse(l));
@@ -344,7 +368,9 @@ describe('operations: OpenAPI, metrics, health and logs', () => {
       expect(entries.some((e) => e.req?.url === '/health')).toBe(false); // probes are not logged
       const all = lines.join('\n');
       expect(all).toContain(join(dataDir, 'admin-token')); // the generated admin token's *path* is logged…
-      for (const s of [adminToken, agentToken, secret]) expect(all).not.toContain(s); // …never a token
+      for (const s of [adminToken, agentToken, rotatedToken, secret]) expect(all).not.toContain(s); // …never a token
+      // Nor a token's hash (what the database and the caches key on).
+      for (const token of [adminToken, agentToken, rotatedToken]) expect(all).not.toContain(hashToken(token));
     });
   });
 });

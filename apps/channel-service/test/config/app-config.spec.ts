@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { AppConfig, CONFIG_DEFAULTS, ConfigValidationError, loadConfig } from '../../src/config/app-config';
+import { AppConfig, CONFIG_DEFAULTS, ConfigValidationError, loadConfig, trustProxySetting } from '../../src/config/app-config';
 
 describe('loadConfig', () => {
   it('applies the named defaults when nothing is set', () => {
@@ -25,6 +25,42 @@ describe('loadConfig', () => {
       expect((e as Error).message).toMatch(/PORT/);
       expect((e as Error).message).toMatch(/QHORUS_ROLE/);
       expect((e as Error).message).toMatch(/QHORUS_SUMMARY_THRESHOLD/);
+    }
+  });
+
+  it.each(['QHORUS_MODEL_CALLS_PER_HOUR', 'QHORUS_MODEL_TOKENS_PER_DAY', 'QHORUS_MODEL_SUMMARY_MIN_THRESHOLD'])(
+    'a budget knob that is not a positive number stops start-up naming it: %s',
+    (knob) => {
+      for (const bad of ['0', '-5', 'lots', '1.5']) {
+        expect(() => loadConfig({ [knob]: bad })).toThrow(ConfigValidationError);
+        expect(() => loadConfig({ [knob]: bad })).toThrow(new RegExp(`${knob}: `));
+      }
+      expect(loadConfig({ [knob]: '7' })[knob as keyof AppConfig]).toBe(7);
+    },
+  );
+
+  it('names a bad limit, cache or policy knob', () => {
+    for (const [knob, bad] of [
+      ['QHORUS_MODEL_SUMMARISER_POLICY', 'everyone'],
+      ['QHORUS_MAX_METADATA_BYTES', '0'],
+      ['QHORUS_MAX_CHANNELS_PER_AGENT', 'many'],
+      ['QHORUS_MAX_SSE_STREAMS_PER_AGENT', '0'],
+      ['QHORUS_AUTH_FAILURE_BURST', '0'],
+      ['QHORUS_AUTH_NEGATIVE_CACHE_TTL_MS', '-1'],
+      ['QHORUS_LAST_SEEN_FLUSH_MS', '10'],
+    ]) {
+      expect(() => loadConfig({ [knob]: bad })).toThrow(new RegExp(`${knob}: `));
+    }
+  });
+
+  it('reads QHORUS_TRUST_PROXY as Fastify takes it, and rejects what is neither a flag, a count nor addresses', () => {
+    expect(trustProxySetting('true')).toBe(true);
+    expect(trustProxySetting('false')).toBe(false);
+    expect(trustProxySetting('2')).toBe(2);
+    expect(trustProxySetting('loopback, 10.0.0.0/8,::1')).toEqual(['loopback', '10.0.0.0/8', '::1']);
+    expect(loadConfig({ QHORUS_TRUST_PROXY: '10.0.0.0/8,uniquelocal' }).QHORUS_TRUST_PROXY).toBe('10.0.0.0/8,uniquelocal');
+    for (const bad of ['yes', '10.0.0.0/33', 'example.com', '10.0.0.1/8/8']) {
+      expect(() => loadConfig({ QHORUS_TRUST_PROXY: bad })).toThrow(/QHORUS_TRUST_PROXY must be true, false, a hop count/);
     }
   });
 
