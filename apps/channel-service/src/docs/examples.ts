@@ -43,6 +43,8 @@ const SUMMARY = {
   updatedBy: 'summariser:heuristic',
   lastError: null,
   lastErrorAt: null,
+  degraded: null,
+  degradedAt: null,
   summariser: 'heuristic',
 };
 

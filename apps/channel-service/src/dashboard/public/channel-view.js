@@ -218,8 +218,10 @@ export class ChannelView {
     meta.replaceChildren(parts.join(' · '));
     if (s.updatedAt) meta.append(' · updated ', time(s.updatedAt), s.updatedBy ? ` by ${s.updatedBy}` : '');
     const error = $('#summary-error');
-    error.textContent = s.lastError ? `The last summary job failed: ${s.lastError}` : '';
-    show(error, Boolean(s.lastError));
+    // `degraded` outlives commits (a spent model budget); a failure is the more urgent of the two.
+    const problem = s.lastError ? `The last summary job failed: ${s.lastError}` : s.degraded ? `Degraded: ${s.degraded}` : '';
+    error.textContent = problem;
+    show(error, Boolean(problem));
     $('#summary-text').textContent = s.text;
     $('#summary-text').dataset.version = s.version;
 

@@ -10,6 +10,7 @@ const SUMMARY_FETCH_CONCURRENCY = 6;
 export function summaryState(summary) {
   if (!summary) return { label: 'unavailable', kind: 'error' };
   if (summary.lastError) return { label: `failing: ${summary.lastError}`, kind: 'error' };
+  if (summary.degraded) return { label: `v${summary.version}, degraded: ${summary.degraded}`, kind: 'pending' };
   if (summary.version === 0) return { label: summary.pending > 0 ? 'none yet' : 'empty channel', kind: 'none' };
   if (summary.pending > 0) return { label: `v${summary.version}, ${summary.pending} pending`, kind: 'pending' };
   return { label: `v${summary.version}, up to date`, kind: 'current' };
