@@ -69,7 +69,13 @@ export class AuthService implements OnApplicationBootstrap, BeforeApplicationShu
     if (cached) return this.agentSeen(cached);
     if (this.unknown.get(hash)) return this.failed(address);
     this.failures.reserveLookup(address); // 429 here, before any query, once the address is over its limit
-    const name = await this.lookUp(hash);
+    let name: string | null;
+    try {
+      name = await this.lookUp(hash);
+    } catch (err) {
+      this.failures.refund(address); // the database failed (503), not the client
+      throw err;
+    }
     if (!name) return null; // the reserved failure stands
     this.failures.refund(address);
     return this.agentSeen(name);

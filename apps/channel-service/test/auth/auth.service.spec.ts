@@ -76,6 +76,15 @@ describe('AuthService.authenticate', () => {
     expect(await auth.authenticate('qh_bogus-5', '10.0.0.3')).toBeNull(); // another address has its own bucket
   });
 
+  it('a lookup that fails (the database is down) is not charged to the address: the client did nothing wrong', async () => {
+    const { repo } = agentsWith({});
+    const auth = authService(repo, { QHORUS_AUTH_FAILURE_BURST: '1' });
+    const down = jest.spyOn(repo, 'findNameByTokenHash').mockRejectedValueOnce(new Error('connect ECONNREFUSED'));
+    await expect(auth.authenticate('qh_valid-maybe', '10.0.0.9')).rejects.toThrow(/ECONNREFUSED/);
+    down.mockRestore();
+    expect(await auth.authenticate('qh_bogus', '10.0.0.9')).toBeNull(); // 401, not 429: the one failure allowed is still there
+  });
+
   it('after a rotation the old token is refused at once, not after the cache TTL', async () => {
     const { repo } = agentsWith({ [hashToken(AGENT_TOKEN)]: 'alice' });
     const auth = authService(repo, { QHORUS_TOKEN_CACHE_TTL_MS: '3600000' });
