@@ -9,7 +9,7 @@ import { apiValidationPipe } from './common/validation.pipe';
 import { AppConfig } from './config/app-config';
 import { setupDashboard } from './dashboard/dashboard';
 import { setupOpenApi } from './docs/openapi';
-import { registerFailedRequestLog } from './logging/failed-request-log';
+import { registerRequestLog } from './logging/request-log';
 import { echoRequestId, genRequestId } from './logging/request-id';
 
 export const API_PREFIX = 'api/v1';
@@ -35,7 +35,7 @@ export async function createApp(config: AppConfig, options: AppModuleOptions = {
   app.useGlobalFilters(new ApiErrorFilter());
   registerBodyDepthLimit(app.getHttpAdapter().getInstance(), config.QHORUS_JSON_MAX_DEPTH);
   app.getHttpAdapter().getInstance().addHook('onRequest', echoRequestId);
-  registerFailedRequestLog(app.getHttpAdapter().getInstance(), config.LOG_LEVEL);
+  registerRequestLog(app.getHttpAdapter().getInstance());
   setupOpenApi(app);
   setupDashboard(app);
   app.enableShutdownHooks();
