@@ -85,12 +85,16 @@ async function main() {
       log(`service pid ${service.pid} at ${service.url}, baseline pid ${baseline.pid} at ${baseline.url}, prepared baseline pid ${prepared.pid} at ${prepared.url}, pool size ${poolSize}`);
 
       const admin = new JsonClient(service.url, cfg.ADMIN_TOKEN);
-      const { token } = await admin.expectOk('POST', '/api/v1/agents', { name: cfg.AGENT });
+      // One agent per connection: a fleet, each agent under the default per-agent rate limit.
+      const tokens = [];
+      for (let i = 0; i < cfg.CONNECTIONS; i++) tokens.push((await admin.expectOk('POST', '/api/v1/agents', { name: `${cfg.AGENT}-${i}` })).token);
+      const token = tokens[0];
       const agent = new JsonClient(service.url, token);
       for (const name of POST_CHANNELS) await agent.expectOk('POST', '/api/v1/channels', { name });
       for (const name of NO_SUMMARY_CHANNELS) await agent.expectOk('POST', '/api/v1/channels', { name, summaryThreshold: cfg.NO_SUMMARY_THRESHOLD });
-      // Same headers on the wire for both servers (the baseline ignores the token).
-      const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+      // Same headers on the wire for all servers (the baselines ignore the token).
+      const headers = tokens.map((t) => ({ authorization: `Bearer ${t}`, 'content-type': 'application/json' }));
+      const authOnly = headers.map((h) => ({ authorization: h.authorization }));
       const postPaths = (channels) => channels.map((n) => `/api/v1/channels/${n}/messages`);
       const baselinePost = { url: baseline.url, pid: baseline.pid, paths: postPaths(POST_CHANNELS), headers };
       const preparedPost = { url: prepared.url, pid: prepared.pid, paths: postPaths(POST_CHANNELS), headers };
@@ -129,9 +133,9 @@ async function main() {
           ...(await compare({
             title: `GET summary (${textBytes} B of summary text)`,
             method: 'GET',
-            baseline: { url: baseline.url, pid: baseline.pid, paths: getPaths, headers: { authorization: headers.authorization } },
-            prepared: { url: prepared.url, pid: prepared.pid, paths: getPaths, headers: { authorization: headers.authorization } },
-            service: { url: service.url, pid: service.pid, paths: getPaths, headers: { authorization: headers.authorization } },
+            baseline: { url: baseline.url, pid: baseline.pid, paths: getPaths, headers: authOnly },
+            prepared: { url: prepared.url, pid: prepared.pid, paths: getPaths, headers: authOnly },
+            service: { url: service.url, pid: service.pid, paths: getPaths, headers: authOnly },
           })),
           target: cfg.TARGETS.GET_SUMMARY_RATIO,
         });
@@ -139,7 +143,7 @@ async function main() {
       if (wants('freshness')) {
         log(`  freshness: ${cfg.FRESHNESS.RATE} msg/s over ${cfg.FRESHNESS.CHANNELS} channels for ${cfg.FRESHNESS.DURATION_S} s`);
         report.freshness = {
-          ...(await measureFreshness({ baseUrl: service.url, token, threshold: cfg.DEFAULT_THRESHOLD })),
+          ...(await measureFreshness({ baseUrl: service.url, tokens, threshold: cfg.DEFAULT_THRESHOLD })),
           channels: cfg.FRESHNESS.CHANNELS,
         };
       }
