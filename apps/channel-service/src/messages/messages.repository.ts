@@ -43,6 +43,43 @@ const INSERT_SQL = `
          c.last_seq - COALESCE((SELECT s.covers_through_seq FROM channel_summaries s WHERE s.channel_id = c.id), 0) AS backlog
   FROM m, c`;
 
+/** What one batch insert returns: the rows in seq order, plus what the summary trigger needs. */
+export interface InsertedBatch {
+  rows: MessageRow[];
+  channelId: string;
+  summaryThreshold: number;
+  /** lastSeq − coversThroughSeq right after the batch. */
+  backlog: number;
+}
+
+// The batch's messages arrive as one array per column ($4…$12), unnested with their position:
+// message i (1-based) gets seq = the old lastSeq + i. Its inReplyTo must name an earlier message,
+// of the channel or of the batch (in_reply_to < its own seq); otherwise nothing is written.
+const INSERT_BATCH_SQL = `
+  WITH input AS (
+    SELECT * FROM unnest($4::text[], $5::text[], $6::text[], $7::text[], $8::bigint[], $9::text[], $10::text[], $11::text[], $12::text[])
+      WITH ORDINALITY AS t(type, content, topic, correlation_id, in_reply_to, target, metadata, idempotency_key, request_hash, ord)
+  ), c AS (
+    UPDATE channels SET last_seq = last_seq + $13
+    WHERE name = $1
+      AND ($3 OR members IS NULL OR cardinality(members) = 0 OR $2 = ANY(members))
+      AND NOT EXISTS (SELECT 1 FROM input WHERE in_reply_to IS NOT NULL AND in_reply_to >= channels.last_seq + ord)
+    RETURNING id, last_seq, summary_threshold
+  ), m AS (
+    INSERT INTO messages (channel_id, seq, type, sender, content, topic, correlation_id, in_reply_to, target, metadata, idempotency_key, request_hash)
+    SELECT c.id, c.last_seq - $13 + i.ord, i.type, $2, i.content, i.topic, i.correlation_id, i.in_reply_to, i.target, i.metadata::jsonb, i.idempotency_key, i.request_hash
+    FROM c, input i
+    RETURNING ${MESSAGE_COLUMNS}
+  )
+  SELECT m.*, c.id AS channel_id, c.summary_threshold,
+         c.last_seq - COALESCE((SELECT s.covers_through_seq FROM channel_summaries s WHERE s.channel_id = c.id), 0) AS backlog
+  FROM m, c ORDER BY m.seq`;
+
+const FIND_BY_IDEMPOTENCY_KEYS_SQL = `
+  SELECT ${PREFIXED_COLUMNS}, m.request_hash, m.idempotency_key FROM messages m JOIN channels c ON c.id = m.channel_id
+  WHERE c.name = $1 AND m.sender = $2 AND m.idempotency_key = ANY($3::text[])
+  ORDER BY m.seq`;
+
 const FIND_BY_IDEMPOTENCY_KEY_SQL = `
   SELECT ${PREFIXED_COLUMNS}, m.request_hash FROM messages m JOIN channels c ON c.id = m.channel_id
   WHERE c.name = $1 AND m.sender = $2 AND m.idempotency_key = $3`;
@@ -90,6 +127,38 @@ export class MessagesRepository {
     const r = rows[0];
     if (!r) return null;
     return { row: r, channelId: String(r.channel_id), summaryThreshold: r.summary_threshold, backlog: Number(r.backlog) };
+  }
+
+  /**
+   * Inserts every message of a batch in ONE statement (consecutive seqs, all or nothing); the
+   * access check and every inReplyTo bound are in the channel update's WHERE, as for one post.
+   * Returns null when nothing was written.
+   */
+  async insertBatch(channelName: string, sender: string, admin: boolean, batch: readonly NewMessage[]): Promise<InsertedBatch | null> {
+    const column = <T>(pick: (m: NewMessage) => T) => batch.map(pick);
+    const rows: (MessageRow & { channel_id: string; summary_threshold: number; backlog: string })[] = await this.db.query(INSERT_BATCH_SQL, [
+      channelName,
+      sender,
+      admin,
+      column((m) => m.type),
+      column((m) => m.content),
+      column((m) => m.topic),
+      column((m) => m.correlationId),
+      column((m) => m.inReplyTo),
+      column((m) => m.target),
+      column((m) => (m.metadata === null ? null : JSON.stringify(m.metadata))),
+      column((m) => m.idempotencyKey),
+      column((m) => m.requestHash),
+      batch.length,
+    ]);
+    const first = rows[0];
+    if (!first) return null;
+    return { rows, channelId: String(first.channel_id), summaryThreshold: first.summary_threshold, backlog: Number(first.backlog) };
+  }
+
+  /** The caller's messages in a channel carrying any of these idempotency keys, in seq order. */
+  async findByIdempotencyKeys(channelName: string, sender: string, keys: readonly string[]): Promise<(MessageRow & { request_hash: string | null; idempotency_key: string })[]> {
+    return this.db.query(FIND_BY_IDEMPOTENCY_KEYS_SQL, [channelName, sender, keys]);
   }
 
   async findByIdempotencyKey(channelName: string, sender: string, key: string): Promise<(MessageRow & { request_hash: string | null }) | null> {

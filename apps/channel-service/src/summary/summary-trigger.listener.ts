@@ -24,6 +24,7 @@ export class SummaryTriggerListener {
    */
   @OnEvent(MessagePostedEvent.NAME, { suppressErrors: true })
   onMessagePosted(event: MessagePostedEvent): void {
+    if (!event.endsBatch) return;
     if (this.throttle.shouldEnqueue(event.channelId, event.backlog, event.summaryThreshold)) void this.queue.enqueue(event.channelId);
   }
 
