@@ -69,12 +69,17 @@ module.exports = {
     POST_RATIO: 0.6,
     GET_SUMMARY_RATIO: 0.7,
     P99_FACTOR: 3,
+    /** Batch posting: messages/s ÷ the prepared bare multi-row insert, and ÷ the service's single posts. */
+    BATCH_RATIO: 0.6,
+    BATCH_VS_SINGLE: 5,
     FRESHNESS_P95_MS: 500,
     HEURISTIC_MSGS_PER_S: 200_000,
     LINEARITY: 1.0,
   },
 
   /** The message every POST run sends (both servers). */
+  /** Batch posting: messages per POST …/messages/batch (the figure). */
+  BATCH_SIZE: int('BENCH_BATCH_SIZE', 100),
   POST_BODY: JSON.stringify({ type: 'STATUS', content: 'build 4711 finished: 312 tests passed, artefact uploaded to the release bucket', topic: 'build' }),
 
   ADMIN_TOKEN: 'qha_bench-admin-token-0123456789abcdef',

@@ -2,7 +2,7 @@
 'use strict';
 // `npm run bench`: builds the service, starts it in production mode (Postgres + BullMQ) next to
 // a bare Fastify + pg baseline, and measures the figures of docs/benchmarks.md.
-//   --only=post,get,freshness,heuristic,linearity   a subset (default: all)
+//   --only=post,get,batch,freshness,heuristic,linearity   a subset (default: all)
 //   --profile                                       all three servers under `node --cpu-prof` (see bench/tools/)
 //   --no-build                                      reuse dist/
 // Durations: BENCH_DURATION_S, BENCH_ROUNDS, BENCH_WARMUP_S (see bench/config.js).
@@ -22,7 +22,7 @@ const { runStamp } = require('./lib/stamp');
 const { compare, measuredWindows } = require('./scenarios/throughput');
 const { measureFreshness } = require('./scenarios/freshness');
 
-const ALL = ['post', 'get', 'freshness', 'heuristic', 'linearity'];
+const ALL = ['post', 'get', 'batch', 'freshness', 'heuristic', 'linearity'];
 const args = process.argv.slice(2);
 const only = (args.find((a) => a.startsWith('--only=')) ?? `--only=${ALL.join(',')}`).slice('--only='.length).split(',');
 const unknown = only.filter((name) => !ALL.includes(name));
@@ -47,7 +47,7 @@ function runJsonScript(script, env = {}, cpu) {
 }
 
 async function main() {
-  const report = { figures: [], freshness: null, heuristic: null, linearity: null };
+  const report = { figures: [], batch: null, freshness: null, heuristic: null, linearity: null };
   const started = new Date();
   const loadBefore = load();
   log(`Qhorus bench ${started.toISOString()} — ${os.cpus().length} CPUs, load average ${loadBefore}`);
@@ -61,7 +61,7 @@ async function main() {
   const queuePrefix = `qbench-${stamp}`;
   const cleanups = [];
   try {
-    if (wants('post') || wants('get') || wants('freshness')) {
+    if (wants('post') || wants('get') || wants('batch') || wants('freshness')) {
       const serviceDb = await createDatabase(stamp, 'service');
       cleanups.push(() => serviceDb.drop());
       const baselineDb = await createDatabase(stamp, 'baseline');
@@ -139,6 +139,22 @@ async function main() {
           })),
           target: cfg.TARGETS.GET_SUMMARY_RATIO,
         });
+      }
+      if (wants('batch')) {
+        // Messages/s in batches of BATCH_SIZE, against the bare multi-row insert (same channels,
+        // threshold 20: every batch crosses it, so a summary job runs per batch on the service).
+        const batchBody = JSON.stringify({ messages: Array.from({ length: cfg.BATCH_SIZE }, () => JSON.parse(cfg.POST_BODY)) });
+        const batchPaths = POST_CHANNELS.map((n) => `/api/v1/channels/${n}/messages/batch`);
+        const figure = await compare({
+          title: `POST batch of ${cfg.BATCH_SIZE} messages`,
+          method: 'POST',
+          body: batchBody,
+          baseline: { ...baselinePost, paths: batchPaths },
+          prepared: { ...preparedPost, paths: batchPaths },
+          service: { url: service.url, pid: service.pid, paths: batchPaths, headers, dbUrl: serviceDb.url },
+        });
+        const singlePost = report.figures.find((f) => f.title.startsWith('POST message, threshold'));
+        report.batch = { size: cfg.BATCH_SIZE, figure, singlePostRps: singlePost ? singlePost.service.rps : NaN };
       }
       if (wants('freshness')) {
         log(`  freshness: ${cfg.FRESHNESS.RATE} msg/s over ${cfg.FRESHNESS.CHANNELS} channels for ${cfg.FRESHNESS.DURATION_S} s`);

@@ -8,7 +8,7 @@ const pct = (n) => `${(n * 100).toFixed(0)} %`;
 const verdict = (ok) => (ok ? 'PASS' : 'MISS');
 
 /** The markdown table `npm run bench` prints (and docs/benchmarks.md records). */
-function renderReport({ figures, freshness, heuristic, linearity }) {
+function renderReport({ figures, batch, freshness, heuristic, linearity }) {
   const lines = [];
   if (figures.length > 0) {
     // Each figure against both yardsticks: the plain baseline (statements parsed and planned every
@@ -36,6 +36,19 @@ function renderReport({ figures, freshness, heuristic, linearity }) {
     lines.push('');
   }
   const rows = [];
+  if (batch) {
+    const perS = (r) => r.rps * batch.size;
+    const { baseline, prepared, service } = batch.figure;
+    const vsBare = perS(service) / perS(prepared);
+    const vsSingle = perS(service) / batch.singlePostRps;
+    rows.push([
+      `Batch posting, ${batch.size} messages per request, threshold 20 (messages/s: bare multi-row insert ${int(perS(baseline))} plain / ${int(perS(prepared))} prepared; ` +
+        `service p50 / p99 ${ms(service.p50)} / ${ms(service.p99)}; single-post service ${Number.isFinite(batch.singlePostRps) ? int(batch.singlePostRps) : 'n/a'} msgs/s)`,
+      `${int(perS(service))} msgs/s = ${pct(vsBare)} of the prepared bare insert, ${Number.isFinite(vsSingle) ? `${vsSingle.toFixed(1)}×` : 'n/a'} single posts`,
+      `≥ ${pct(TARGETS.BATCH_RATIO)} and ≥ ${TARGETS.BATCH_VS_SINGLE}×`,
+      verdict(vsBare >= TARGETS.BATCH_RATIO && vsSingle >= TARGETS.BATCH_VS_SINGLE),
+    ]);
+  }
   if (freshness) {
     rows.push([
       `Summary freshness at ${int(freshness.achievedRate)} msg/s over ${freshness.channels} channels (${freshness.method}; ${freshness.samples} crossings${freshness.missed ? `, ${freshness.missed} never summarised` : ''}; ` +
