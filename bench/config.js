@@ -64,6 +64,19 @@ module.exports = {
   /** Rate limit lifted for the bench: it would otherwise answer 429s at the bench's rates. */
   RATE_LIMIT_LIFTED: '1000000000',
 
+  /** Capacity: summary jobs one worker sustains, RSS (idle, loaded, 100,000 channels), embedded start-up. */
+  CAPACITY: {
+    CHANNELS: int('BENCH_CAPACITY_CHANNELS', 2000),
+    THRESHOLD: 20,
+    POST_CONCURRENCY: 16,
+    POLL_MS: 100,
+    TIMEOUT_MS: 300_000,
+    LOAD_S: int('BENCH_DURATION_S', 8),
+    IDLE_CHANNELS: 100_000,
+    /** How long the service runs with the idle channels before the second load (sweep rounds). */
+    IDLE_WATCH_MS: 15_000,
+  },
+
   /** The targets. */
   TARGETS: {
     POST_RATIO: 0.6,
