@@ -12,6 +12,7 @@ import { ListMessagesQuery } from './dto/list-messages.query';
 import { MessageRow, toMessage } from './message.entity';
 import { MessagePostedEvent } from './message-posted.event';
 import { MessagesRepository, NewMessage } from './messages.repository';
+import { tokenEstimateBeforeSeq } from '../projection/message-token-estimate';
 
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 200;
 
@@ -59,7 +60,9 @@ export class MessagesService {
       metadata: dto.metadata ?? null,
       idempotencyKey: idempotencyKey ?? null,
       requestHash,
+      tokens: null,
     };
+    message.tokens = tokenEstimateBeforeSeq(message);
     let inserted;
     try {
       inserted = await this.messages.insert(channelName, by.name, isAdmin(by), message);
@@ -73,7 +76,13 @@ export class MessagesService {
     }
     if (!inserted) return this.explainRefusal(channelName, dto, by);
     const posted = toMessage(inserted.row, channelName);
-    this.events.emit(MessagePostedEvent.NAME, new MessagePostedEvent(inserted.channelId, posted, inserted.backlog, inserted.summaryThreshold));
+    this.events.emit(MessagePostedEvent.NAME, new MessagePostedEvent(inserted.channelId, posted, {
+      backlog: inserted.backlog,
+      summaryThreshold: inserted.summaryThreshold,
+      backlogTokens: inserted.backlogTokens,
+      messageTokens: inserted.messageTokens,
+      summaryThresholdTokens: inserted.summaryThresholdTokens,
+    }));
     return { message: posted, replayed: false };
   }
 

@@ -24,7 +24,13 @@ export class SummaryTriggerListener {
    */
   @OnEvent(MessagePostedEvent.NAME, { suppressErrors: true })
   onMessagePosted(event: MessagePostedEvent): void {
-    if (this.throttle.shouldEnqueue(event.channelId, event.backlog, event.summaryThreshold)) void this.queue.enqueue(event.channelId);
+    const b = event.backlog;
+    const backlog = {
+      backlog: b.backlog,
+      threshold: b.summaryThreshold,
+      tokens: { backlog: b.backlogTokens, threshold: b.summaryThresholdTokens, added: b.messageTokens },
+    };
+    if (this.throttle.shouldEnqueue(event.channelId, backlog)) void this.queue.enqueue(event.channelId);
   }
 
   @OnEvent(ChannelReconfiguredEvent.NAME, { async: true, promisify: true, suppressErrors: true })

@@ -36,7 +36,7 @@ export class SummaryTools implements McpToolGroup {
         name: 'configure_channel_summary',
         description:
           'Changes when and how a channel\'s summary updates: update_after_messages (how many messages may wait outside ' +
-          'the summary), update_after_seconds (a time trigger; null turns it off) and summariser (the strategy). Applies ' +
+          'the summary), update_after_tokens (how many estimated tokens may wait; null turns it off), update_after_seconds (a time trigger; null turns it off) and summariser (the strategy). Applies ' +
           'from the next update; if the waiting messages already reach the new threshold, an update is queued now.',
         input: toolInput({ channel: CHANNEL_ARG, ...SUMMARY_TRIGGER_ARGS }),
         annotations: { idempotentHint: true },
@@ -45,7 +45,12 @@ export class SummaryTools implements McpToolGroup {
           const dto = await toDto(
             UpdateChannelDto,
             args,
-            { update_after_messages: 'summaryThreshold', update_after_seconds: 'updateAfterSeconds', summariser: 'summariser' },
+            {
+              update_after_messages: 'summaryThreshold',
+              update_after_tokens: 'summaryThresholdTokens',
+              update_after_seconds: 'updateAfterSeconds',
+              summariser: 'summariser',
+            },
             ['channel'],
           );
           const { channel: updated, warnings } = await this.channels.update(channel, dto, by);
