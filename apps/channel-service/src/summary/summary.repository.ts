@@ -41,7 +41,7 @@ export interface SummaryCommit {
  */
 const DUE = `c.last_seq > s.covers_through_seq
   AND (c.last_seq - s.covers_through_seq >= c.summary_threshold
-       OR c.token_total - s.covers_through_tokens >= c.summary_threshold_tokens
+       OR (c.summary_threshold_tokens IS NOT NULL AND c.token_total - s.covers_through_tokens >= c.summary_threshold_tokens)
        OR s.refresh_through_seq > s.covers_through_seq
        OR (c.update_after_seconds IS NOT NULL
            AND now() - COALESCE(s.updated_at, c.created_at) >= make_interval(secs => c.update_after_seconds)))`;
