@@ -17,6 +17,8 @@ const POST_CONCURRENCY = 8;
 /** Queries one /context may issue: channel, slot, tail (token figures come with them). */
 const CONTEXT_QUERY_BOUND = 4;
 const PAGE = 1000;
+/** Background rounds (sweep, thread ticks) would add their queries to the count: kept out of the way. */
+const NO_BACKGROUND_MS = String(10 * 60_000);
 
 class RecordingSummariser implements ContentSummariser<Message> {
   readonly batches: number[][] = [];
@@ -48,7 +50,10 @@ describe('token-aware summaries: summaryThresholdTokens, pendingTokens, /context
   const recording = new RecordingSummariser();
 
   beforeAll(async () => {
-    t = await startTestApp('summarytokens', { summarisers: { recording } });
+    t = await startTestApp('summarytokens', {
+      summarisers: { recording },
+      env: { QHORUS_SWEEP_INTERVAL_MS: NO_BACKGROUND_MS, QHORUS_THREAD_TICK_MS: NO_BACKGROUND_MS },
+    });
     alice = await t.agent('alice');
     mcp = await connectMcp(t.baseUrl, TEST_ADMIN_TOKEN);
   });
