@@ -22,7 +22,8 @@ export class SummaryTools implements McpToolGroup {
         description:
           'Read this first when you join or return to a channel. text is a short state report (who is here, what was ' +
           'decided, which requests are still open) covering messages 1..coversThroughSeq; pending messages after that are ' +
-          'not in it yet: read them with check_messages after_seq=coversThroughSeq, or take get_channel_context for a ' +
+          'not in it yet (pendingTokens: about how many tokens they take): read them with check_messages ' +
+          'after_seq=coversThroughSeq, or take get_channel_context for a ' +
           'ready-made prompt. Before the first summary, text is empty and version is 0.',
         input: toolInput({ channel: CHANNEL_ARG }),
         annotations: { readOnlyHint: true },
