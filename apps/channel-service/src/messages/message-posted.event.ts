@@ -1,14 +1,13 @@
 import { Message } from '@qhorus/api';
 
-/** What the summary trigger needs from the insert statement, so it reads nothing. */
-export interface PostedBacklog {
-  /** lastSeq − coversThroughSeq right after the insert. */
+/** The token side of the backlog right after the insert (for the token trigger). */
+export interface PostedTokenBacklog {
+  /** Estimated tokens after the watermark, this message included. */
   readonly backlog: number;
-  readonly summaryThreshold: number;
-  /** Estimated tokens after the watermark right after the insert, and the message's own share. */
-  readonly backlogTokens: number;
-  readonly messageTokens: number;
-  readonly summaryThresholdTokens: number | null;
+  /** This message's own estimate. */
+  readonly added: number;
+  /** The channel's `summaryThresholdTokens` (null: no token trigger). */
+  readonly threshold: number | null;
 }
 
 /** Emitted after a message is committed. Carries what the summary trigger needs, so it reads nothing. */
@@ -17,6 +16,9 @@ export class MessagePostedEvent {
   constructor(
     readonly channelId: string,
     readonly message: Message,
-    readonly backlog: PostedBacklog,
+    /** lastSeq − coversThroughSeq right after the insert. */
+    readonly backlog: number,
+    readonly summaryThreshold: number,
+    readonly tokens?: PostedTokenBacklog,
   ) {}
 }

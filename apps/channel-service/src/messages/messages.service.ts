@@ -49,7 +49,7 @@ export class MessagesService {
       const replay = await this.replay(channelName, by, idempotencyKey, requestHash!);
       if (replay) return replay;
     }
-    const message: NewMessage = {
+    const fields: Omit<NewMessage, 'tokens'> = {
       type,
       sender: by.name,
       content,
@@ -60,9 +60,9 @@ export class MessagesService {
       metadata: dto.metadata ?? null,
       idempotencyKey: idempotencyKey ?? null,
       requestHash,
-      tokens: null,
     };
-    message.tokens = tokenEstimateBeforeSeq(message);
+    // Its projection cost, computed here so the insert statement stores it: no extra round trip.
+    const message: NewMessage = { ...fields, tokens: tokenEstimateBeforeSeq(fields) };
     let inserted;
     try {
       inserted = await this.messages.insert(channelName, by.name, isAdmin(by), message);
@@ -76,12 +76,10 @@ export class MessagesService {
     }
     if (!inserted) return this.explainRefusal(channelName, dto, by);
     const posted = toMessage(inserted.row, channelName);
-    this.events.emit(MessagePostedEvent.NAME, new MessagePostedEvent(inserted.channelId, posted, {
-      backlog: inserted.backlog,
-      summaryThreshold: inserted.summaryThreshold,
-      backlogTokens: inserted.backlogTokens,
-      messageTokens: inserted.messageTokens,
-      summaryThresholdTokens: inserted.summaryThresholdTokens,
+    this.events.emit(MessagePostedEvent.NAME, new MessagePostedEvent(inserted.channelId, posted, inserted.backlog, inserted.summaryThreshold, {
+      backlog: inserted.backlogTokens,
+      added: inserted.messageTokens,
+      threshold: inserted.summaryThresholdTokens,
     }));
     return { message: posted, replayed: false };
   }

@@ -24,12 +24,7 @@ export class SummaryTriggerListener {
    */
   @OnEvent(MessagePostedEvent.NAME, { suppressErrors: true })
   onMessagePosted(event: MessagePostedEvent): void {
-    const b = event.backlog;
-    const backlog = {
-      backlog: b.backlog,
-      threshold: b.summaryThreshold,
-      tokens: { backlog: b.backlogTokens, threshold: b.summaryThresholdTokens, added: b.messageTokens },
-    };
+    const backlog = { backlog: event.backlog, threshold: event.summaryThreshold, tokens: event.tokens };
     if (this.throttle.shouldEnqueue(event.channelId, backlog)) void this.queue.enqueue(event.channelId);
   }
 

@@ -32,6 +32,7 @@ export class TriggerThrottle {
     private readonly memory = SUMMARY_TRIGGER_MEMORY,
   ) {}
 
+  /** `(channelId, backlog, threshold)` is short for a channel without a token trigger. */
   shouldEnqueue(channelId: string, backlog: number | Backlog, threshold?: number): boolean {
     const b: Backlog = typeof backlog === 'number' ? { backlog, threshold: threshold! } : backlog;
     const byCount = b.backlog >= b.threshold;
