@@ -88,6 +88,22 @@ describe('POST /channels/{name}/messages/batch', () => {
     expect(await lastSeq()).toBe(before);
   });
 
+  it('stores the same token estimates as single posts (pendingTokens agrees)', async () => {
+    const messages = [{ type: 'QUERY', content: '部署 release 42 now?', correlationId: 'q-1' }, { content: 'short' }, { type: 'EVENT', content: 'cpu 93%' }, { type: 'RESPONSE', content: 'yes, go', correlationId: 'q-1' }];
+    for (const name of ['one-by-one', 'all-at-once']) expect((await ana.post('/api/v1/channels', { name, summaryThreshold: 1000 })).status).toBe(201);
+    for (const m of messages) expect((await ana.post('/api/v1/channels/one-by-one/messages', m)).status).toBe(201);
+    expect((await ana.post('/api/v1/channels/all-at-once/messages/batch', { messages })).status).toBe(201);
+    const single = (await ana.get('/api/v1/channels/one-by-one/summary')).body;
+    const batched = (await ana.get('/api/v1/channels/all-at-once/summary')).body;
+    expect(single.pendingTokens).toBeGreaterThan(0);
+    expect(batched.pendingTokens).toBe(single.pendingTokens);
+    const next = await ana.post('/api/v1/channels/all-at-once/messages', { content: 'after the batch' });
+    const nextSingle = await ana.post('/api/v1/channels/one-by-one/messages', { content: 'after the batch' });
+    expect(next.status).toBe(201);
+    expect(nextSingle.status).toBe(201);
+    expect((await ana.get('/api/v1/channels/all-at-once/summary')).body.pendingTokens).toBe((await ana.get('/api/v1/channels/one-by-one/summary')).body.pendingTokens);
+  });
+
   it('summarises a batch that crosses the threshold, covering all of it', async () => {
     const res = await ana.post(BATCH, { messages: Array.from({ length: 12 }, (_, i) => ({ content: `step ${i} done`, topic: 'deploy' })) });
     expect(res.status).toBe(201);

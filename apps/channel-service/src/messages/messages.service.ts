@@ -13,6 +13,7 @@ import { ListMessagesQuery } from './dto/list-messages.query';
 import { MessageRow, toMessage } from './message.entity';
 import { MessagePostedEvent } from './message-posted.event';
 import { MessagesRepository, NewMessage } from './messages.repository';
+import { tokenEstimateBeforeSeq } from '../projection/message-token-estimate';
 
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 200;
 
@@ -61,7 +62,11 @@ export class MessagesService {
     }
     if (!inserted) return this.explainRefusal(channelName, [dto], by);
     const posted = toMessage(inserted.row, channelName);
-    this.events.emit(MessagePostedEvent.NAME, new MessagePostedEvent(inserted.channelId, posted, inserted.backlog, inserted.summaryThreshold));
+    this.events.emit(MessagePostedEvent.NAME, new MessagePostedEvent(inserted.channelId, posted, inserted.backlog, inserted.summaryThreshold, {
+      backlog: inserted.backlogTokens,
+      added: inserted.messageTokens,
+      threshold: inserted.summaryThresholdTokens,
+    }));
     return { message: posted, replayed: false };
   }
 
@@ -95,8 +100,10 @@ export class MessagesService {
     const posted = inserted.rows.map((r) => toMessage(r, channelName));
     const lastSeq = posted[posted.length - 1].seq;
     posted.forEach((message, i) => {
+      const row = inserted.rows[i];
       const backlog = inserted.backlog - (lastSeq - message.seq);
-      const event = new MessagePostedEvent(inserted.channelId, message, backlog, inserted.summaryThreshold, i === posted.length - 1);
+      const tokens = { backlog: inserted.backlogTokens - (inserted.tokenTotal - Number(row.tokens_through)), added: row.token_estimate, threshold: inserted.summaryThresholdTokens };
+      const event = new MessagePostedEvent(inserted.channelId, message, backlog, inserted.summaryThreshold, tokens, i === posted.length - 1);
       this.events.emit(MessagePostedEvent.NAME, event);
     });
     return { messages: posted, replayed: false };
@@ -160,7 +167,7 @@ export class MessagesService {
       throw new PayloadTooLargeException(`${where}content is ${bytes} bytes; the limit is ${this.config.QHORUS_MAX_CONTENT_BYTES}`);
     }
     const type = (dto.type ?? DEFAULT_MESSAGE_TYPE) as MessageType;
-    return {
+    const fields: Omit<NewMessage, 'tokens'> = {
       type,
       sender: by.name,
       content,
@@ -172,6 +179,8 @@ export class MessagesService {
       idempotencyKey,
       requestHash,
     };
+    // Its projection cost, computed here so the insert statement stores it: no extra round trip.
+    return { ...fields, tokens: tokenEstimateBeforeSeq(fields) };
   }
 }
 

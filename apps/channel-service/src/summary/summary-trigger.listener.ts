@@ -25,7 +25,8 @@ export class SummaryTriggerListener {
   @OnEvent(MessagePostedEvent.NAME, { suppressErrors: true })
   onMessagePosted(event: MessagePostedEvent): void {
     if (!event.endsBatch) return;
-    if (this.throttle.shouldEnqueue(event.channelId, event.backlog, event.summaryThreshold)) void this.queue.enqueue(event.channelId);
+    const backlog = { backlog: event.backlog, threshold: event.summaryThreshold, tokens: event.tokens };
+    if (this.throttle.shouldEnqueue(event.channelId, backlog)) void this.queue.enqueue(event.channelId);
   }
 
   @OnEvent(ChannelReconfiguredEvent.NAME, { async: true, promisify: true, suppressErrors: true })
