@@ -8,6 +8,12 @@ export interface SummariseOptions {
    */
   preamble?: string | null;
   /**
+   * Aborted when the caller gives up on this call (e.g. the summary job's timeout): stop and
+   * reject. The LLM tier passes it to the SDK request; a summariser may ignore it (the caller
+   * then waits a bounded time for the call to end before retrying).
+   */
+  signal?: AbortSignal;
+  /**
    * Meters model calls (a budget): a tier that calls a model awaits `admit` first (a rejection
    * means no call) and `record`s each answer's usage. Tiers that call no model ignore it.
    */

@@ -12,6 +12,12 @@ export interface SummaryUpdateContext {
   readonly coversThroughSeq: number;
   /** The batch since the last summary, in seq order. */
   readonly messages: readonly Message[];
+  /**
+   * Aborted when the job gives up on this call (its timeout): stop work and reject. The job waits
+   * a bounded time for the call to settle before it retries, so honouring it ends the call early
+   * and never lets a retry overlap it. Absent when the caller sets no deadline.
+   */
+  readonly signal?: AbortSignal;
   /** Meters model calls made for this step (the service's budget); absent: calls are not metered. */
   readonly modelCalls?: ModelCallMeter;
 }

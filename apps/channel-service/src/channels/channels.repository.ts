@@ -2,28 +2,29 @@ import { Injectable } from '@nestjs/common';
 import { Database } from '../database/database';
 import { Channel, CHANNEL_COLUMNS, ChannelRow, toChannel } from './channel.entity';
 
-export type NewChannel = Omit<Channel, 'id' | 'lastSeq' | 'createdAt'>;
+export type NewChannel = Omit<Channel, 'id' | 'lastSeq' | 'tokenTotal' | 'createdAt'>;
 
-export type ChannelChanges = Partial<Pick<Channel, 'description' | 'summaryThreshold' | 'updateAfterSeconds' | 'summariser' | 'members'>>;
+export type ChannelChanges = Partial<Pick<Channel, 'description' | 'summaryThreshold' | 'summaryThresholdTokens' | 'updateAfterSeconds' | 'summariser' | 'members'>>;
 
 const CHANGE_COLUMNS: Record<keyof ChannelChanges, string> = {
   description: 'description',
   summaryThreshold: 'summary_threshold',
+  summaryThresholdTokens: 'summary_threshold_tokens',
   updateAfterSeconds: 'update_after_seconds',
   summariser: 'summariser',
   members: 'members',
 };
 
 /**
- * Creates the channel and its empty summary slot, unless the creator already created `$8`
- * channels ($8 null: no quota). One statement: never a channel without its slot. Concurrent
+ * Creates the channel and its empty summary slot, unless the creator already created `$9`
+ * channels ($9 null: no quota). One statement: never a channel without its slot. Concurrent
  * creates by one agent each count what is committed, so they may overshoot by the number in flight.
  */
 const INSERT_SQL = `
   WITH c AS (
-    INSERT INTO channels (name, description, summary_threshold, update_after_seconds, summariser, members, created_by)
-    SELECT $1, $2, $3::integer, $4::integer, $5, $6::text[], $7
-    WHERE $8::integer IS NULL OR (SELECT count(*) FROM channels WHERE created_by = $7) < $8::integer
+    INSERT INTO channels (name, description, summary_threshold, update_after_seconds, summariser, members, created_by, summary_threshold_tokens)
+    SELECT $1, $2, $3::integer, $4::integer, $5, $6::text[], $7, $8::integer
+    WHERE $9::integer IS NULL OR (SELECT count(*) FROM channels WHERE created_by = $7) < $9::integer
     RETURNING ${CHANNEL_COLUMNS}
   ), s AS (INSERT INTO channel_summaries (channel_id) SELECT id FROM c)
   SELECT * FROM c`;
@@ -45,7 +46,7 @@ export class ChannelsRepository {
   async insert(c: NewChannel, quota: number | null): Promise<Channel | null> {
     const rows: ChannelRow[] = await this.db.query(
       INSERT_SQL,
-      [c.name, c.description, c.summaryThreshold, c.updateAfterSeconds, c.summariser, c.members, c.createdBy, quota],
+      [c.name, c.description, c.summaryThreshold, c.updateAfterSeconds, c.summariser, c.members, c.createdBy, c.summaryThresholdTokens, quota],
     );
     return rows[0] ? toChannel(rows[0]) : null;
   }
