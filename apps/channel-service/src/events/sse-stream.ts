@@ -14,6 +14,8 @@ export class SseStream {
       connection: 'keep-alive',
       'x-accel-buffering': 'no', // nginx: do not buffer the stream
     });
+    // Send the head now: a HEAD request gets no body, so no write would ever carry it out.
+    this.res.flushHeaders();
     this.write(`retry: ${SSE_RETRY_MS}\n: ${oneLine(comment)}\n\n`);
   }
 

@@ -25,6 +25,7 @@ class FakeResponse {
   writeHead() {
     return this;
   }
+  flushHeaders() {}
   write(chunk: string) {
     this.chunks.push(chunk);
     return true;
