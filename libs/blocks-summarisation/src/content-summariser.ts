@@ -7,6 +7,18 @@ export interface SummariseOptions {
    * its prompt on it; the verbatim and heuristic tiers ignore it.
    */
   preamble?: string | null;
+  /**
+   * Facts the text must agree with, as plain lines the caller rendered (for a channel: its open
+   * requests, decisions and participants, from the state tracker). The LLM tier puts them in its
+   * prompt as authoritative; tiers that write no prose ignore them.
+   */
+  grounding?: readonly GroundingSection[] | null;
+}
+
+/** One titled list of grounding facts, e.g. `{ title: 'Open requests (2)', lines: ['#4 QUERY …'] }`. */
+export interface GroundingSection {
+  readonly title: string;
+  readonly lines: readonly string[];
 }
 
 /**

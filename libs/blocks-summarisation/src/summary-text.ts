@@ -16,3 +16,40 @@ export function appendSection(previous: string, section: string): string {
   if (section === '') return previous;
   return previous === '' ? section : previous + SECTION_SEPARATOR + section;
 }
+
+/** First section of a text whose oldest sections were folded away: how many there were. */
+export function foldedSectionsMarker(count: number): string {
+  return `… ${count} earlier ${count === 1 ? 'section' : 'sections'} left out to stay within the length limit`;
+}
+const FOLDED_MARKER = /^… (\d+) earlier sections? left out to stay within the length limit$/;
+
+/** Room the fold marker may take (a count of up to 12 digits), separator included. */
+export const FOLD_MARKER_RESERVE = foldedSectionsMarker(1e11).length + SECTION_SEPARATOR.length;
+
+/**
+ * `previous` with its oldest sections (separated by SECTION_SEPARATOR) folded away until
+ * `previous + separator + room` characters fit in `maxChars`. What was folded is counted in a
+ * first section (the count accumulates over calls); newer sections stay byte-identical.
+ * Returns `previous` itself when it already leaves the room.
+ */
+export function foldOldestSections(previous: string, room: number, maxChars: number): string {
+  const budget = maxChars - room - SECTION_SEPARATOR.length;
+  if (previous.length <= budget) return previous;
+  const sections = previous.split(SECTION_SEPARATOR);
+  const marked = FOLDED_MARKER.exec(sections[0]);
+  let folded = marked ? Number(marked[1]) : 0;
+  let first = marked ? 1 : 0;
+  // Keep the newest sections that fit next to the marker; count the rest.
+  let kept = sections.length;
+  let used = 0;
+  while (kept > first) {
+    const cost = sections[kept - 1].length + SECTION_SEPARATOR.length;
+    if (used + cost + FOLD_MARKER_RESERVE > budget) break;
+    used += cost;
+    kept--;
+  }
+  folded += kept - first;
+  first = kept;
+  const rest = sections.slice(first);
+  return [foldedSectionsMarker(folded), ...rest].join(SECTION_SEPARATOR);
+}
