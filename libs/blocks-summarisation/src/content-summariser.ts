@@ -13,6 +13,12 @@ export interface SummariseOptions {
    * prompt as authoritative; tiers that write no prose ignore them.
    */
   grounding?: readonly GroundingSection[] | null;
+  /**
+   * The text cap the caller holds the result to (for a channel: QHORUS_SUMMARY_TEXT_MAX_CHARS).
+   * A longer text is cut at a line boundary and flagged, so a tier that can shorten its own text
+   * (the heuristic's report) should stay within it.
+   */
+  maxChars?: number;
 }
 
 /** One titled list of grounding facts, e.g. `{ title: 'Open requests (2)', lines: ['#4 QUERY …'] }`. */

@@ -13,7 +13,7 @@ import { renderHeuristicReport } from './heuristic-report';
  * pipeline path, thread summaries); in a channel's summary slot the composition runs the same
  * tracker on the same batch (a memo hit, not a second fold). The previous *text* is not read:
  * the report is rebuilt each call, so it never grows with the channel. `options.preamble` (the
- * channel description) heads the report.
+ * channel description) heads the report; `options.maxChars` can only make it shorter.
  */
 export class HeuristicMessageSummariser implements ContentSummariser<Message> {
   constructor(private readonly tracker: ChannelStateTracker = new ChannelStateTracker()) {}
@@ -24,7 +24,7 @@ export class HeuristicMessageSummariser implements ContentSummariser<Message> {
     const annotations = overlayAnnotations(previous, own);
     // The report is bounded by construction and never cut, so a stale cut flag goes.
     if (ANNOTATION_TEXT_TRUNCATED in annotations) delete annotations[ANNOTATION_TEXT_TRUNCATED];
-    const result = summaryResult(renderHeuristicReport(tracked.snapshot, options?.preamble), annotations);
+    const result = summaryResult(renderHeuristicReport(tracked.snapshot, options?.preamble, options?.maxChars), annotations);
     this.tracker.remember(result.annotations, tracked);
     return result;
   }

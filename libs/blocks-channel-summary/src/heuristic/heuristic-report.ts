@@ -5,13 +5,13 @@ import { HEURISTIC_LINE_CAP, HEURISTIC_PREAMBLE_CAP, HEURISTIC_TEXT_CAP, SECTION
 import { ClosureView, DecisionView, ChannelStateSnapshot, NameCount, OpenThreadView, StatusView } from '../state/state-snapshot';
 
 /**
- * The heuristic's text: a current-state report, at most HEURISTIC_TEXT_CAP characters whatever
- * the channel's length. Header lines (channel, period, participants, topics) come first; then the
+ * The heuristic's text: a current-state report, at most HEURISTIC_TEXT_CAP characters (or the
+ * caller's smaller `maxChars`) whatever the channel's length. Header lines (channel, period, participants, topics) come first; then the
  * list sections share the remaining budget by SECTION_WEIGHTS, newest first, each ending with
  * "… and N more" when cut. Lines are whole or visibly shortened with "…", never cut silently.
  */
-export function renderHeuristicReport(s: ChannelStateSnapshot, preamble?: string | null): string {
-  const out = new BoundedTextBuilder(HEURISTIC_TEXT_CAP);
+export function renderHeuristicReport(s: ChannelStateSnapshot, preamble?: string | null, maxChars: number = HEURISTIC_TEXT_CAP): string {
+  const out = new BoundedTextBuilder(Math.min(maxChars, HEURISTIC_TEXT_CAP));
   const line = (text: string) => out.tryAdd(fitLine(text, HEURISTIC_LINE_CAP));
   if (preamble && preamble.trim()) line(`Channel: ${excerpt(preamble, HEURISTIC_PREAMBLE_CAP)}`);
   line(periodLine(s));
