@@ -95,7 +95,7 @@ describe('ChannelSummariser (the composition of a strategy with the state tracke
   });
 
   it('leaves a state key the strategy opts out of (ownedStateKeys) to the strategy', async () => {
-    const delegate = new RecordingSummariser((items) => summaryResult('mine', { [STATE_KEYS.topics]: '["my own"]' }), [STATE_KEYS.topics, 'notAStateKey']);
+    const delegate = new RecordingSummariser(() => summaryResult('mine', { [STATE_KEYS.topics]: '["my own"]' }), [STATE_KEYS.topics, 'notAStateKey']);
     const result = await new ChannelSummariser(delegate).update({ channel, previous: null, coversThroughSeq: 0, messages: [message(1, { type: MessageType.STATUS, sender: 'a', topic: 'build' })] });
     expect(result.annotations[STATE_KEYS.topics]).toBe('["my own"]');
     expect(result.annotations[STATE_KEYS.participants]).toBe('["a"]');
