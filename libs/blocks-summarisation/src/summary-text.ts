@@ -37,19 +37,15 @@ export function foldOldestSections(previous: string, room: number, maxChars: num
   if (previous.length <= budget) return previous;
   const sections = previous.split(SECTION_SEPARATOR);
   const marked = FOLDED_MARKER.exec(sections[0]);
-  let folded = marked ? Number(marked[1]) : 0;
-  let first = marked ? 1 : 0;
-  // Keep the newest sections that fit next to the marker; count the rest.
-  let kept = sections.length;
-  let used = 0;
-  while (kept > first) {
-    const cost = sections[kept - 1].length + SECTION_SEPARATOR.length;
-    if (used + cost + FOLD_MARKER_RESERVE > budget) break;
-    used += cost;
-    kept--;
+  const first = marked ? 1 : 0;
+  // The newest sections that fit next to the marker stay (cost: each with a separator); the rest fold.
+  let oldestKept = sections.length;
+  let used = FOLD_MARKER_RESERVE;
+  while (oldestKept > first && used + sections[oldestKept - 1].length + SECTION_SEPARATOR.length <= budget) {
+    used += sections[oldestKept - 1].length + SECTION_SEPARATOR.length;
+    oldestKept--;
   }
-  folded += kept - first;
-  first = kept;
-  const rest = sections.slice(first);
+  const folded = (marked ? Number(marked[1]) : 0) + (oldestKept - first);
+  const rest = sections.slice(oldestKept);
   return [foldedSectionsMarker(folded), ...rest].join(SECTION_SEPARATOR);
 }
