@@ -229,4 +229,39 @@ describe('the summary state stays true, whatever writes the text', () => {
       expect(history.body.map((h: { version: number }) => h.version)).toEqual([1]);
     });
   });
+
+  describe('LLM in APPEND mode', () => {
+    let appendApp: TestApp;
+    let appendClients: Record<string, ApiClient>;
+    beforeAll(async () => {
+      appendApp = await startTestApp('summary-state-append', {
+        env: {
+          ANTHROPIC_API_KEY: 'test',
+          ANTHROPIC_BASE_URL: fake.baseURL,
+          QHORUS_LLM_MODE: 'APPEND',
+          QHORUS_SUMMARY_TEXT_MAX_CHARS: String(TEXT_MAX_CHARS),
+          QHORUS_JOB_ATTEMPTS: '1',
+        },
+      });
+      appendClients = {};
+      for (const name of AGENTS) appendClients[name] = await appendApp.agent(name);
+    });
+    afterAll(() => appendApp?.close());
+
+    it(`${OTHER_STEPS} steps: the oldest sections fold before the text would cross the cap; the state holds`, async () => {
+      const channel = 'state-append';
+      expect((await appendClients.alice.post('/api/v1/channels', { name: channel, summariser: 'llm', summaryThreshold: MANUAL_ONLY })).status).toBe(201);
+      const script = new ThreadScript(channel, AGENTS, 29, PADDING);
+      let folded = 0;
+      for (let i = 0; i < OTHER_STEPS; i++) {
+        const before: Summary = await getSummary(appendClients.alice, channel);
+        for (let k = 0; k < 1 + (i % 3); k++) await script.post(appendClients, script.nextPost());
+        await appendClients.alice.post(`/api/v1/channels/${channel}/summary/refresh`);
+        const s: Summary = await waitForSummary(appendClients.alice, channel, (x) => x.version === before.version + 1 || x.lastError !== null, `${channel} v${before.version + 1}`);
+        expectStateTrue(s, script);
+        if (/^… \d+ earlier sections? left out/.test(s.text)) folded++;
+      }
+      expect(folded).toBeGreaterThan(0);
+    });
+  });
 });
