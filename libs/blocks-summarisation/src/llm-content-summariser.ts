@@ -17,6 +17,13 @@ import { withDeadline } from './with-deadline';
  */
 export const LLM_ACCEPTED_STOP_REASONS: ReadonlySet<string> = new Set(['end_turn', 'stop_sequence']);
 
+/** A text within the cap, whether it had to be cut, and the model that wrote it. */
+interface CappedAnswer {
+  readonly text: string;
+  readonly cut: boolean;
+  readonly model: string;
+}
+
 /** In APPEND mode, each new section is asked to take at most this share of the text cap (1/N). */
 export const APPEND_SECTION_SHARE = 4;
 
@@ -63,20 +70,29 @@ export class LlmContentSummariser<T> implements ContentSummariser<T> {
     if (items.length === 0) return summaryResult(before, overlayAnnotations(previous, own(this.options.model, 0)));
 
     const rendered = items.map((item) => this.render(item));
+    const { text, cut, model } = this.mode === LlmSummaryMode.EDIT
+      ? await this.edit(this.client, before, rendered, options)
+      : await this.append(this.client, before, rendered, options);
+    return summaryResult(text, withTruncationFlag(overlayAnnotations(previous, own(model, items.length)), cut));
+  }
+
+  /** EDIT: the model rewrites the summary (shown within the cap) into one within the cap. */
+  private async edit(client: Anthropic, before: string, rendered: string[], options?: SummariseOptions): Promise<CappedAnswer> {
     const cap = this.options.maxChars;
-    const context = { grounding: options?.grounding };
-    if (this.mode === LlmSummaryMode.EDIT) {
-      const shown = capText(before, cap).text;
-      const answer = await this.ask(this.client, buildLlmUserPrompt(shown, rendered, options?.preamble, { ...context, maxAnswerChars: cap }));
-      const { text, cut } = capText(answer.text, cap);
-      return summaryResult(text, withTruncationFlag(overlayAnnotations(previous, own(answer.model, items.length)), cut));
-    }
+    const prompt = buildLlmUserPrompt(capText(before, cap).text, rendered, options?.preamble, { grounding: options?.grounding, maxAnswerChars: cap });
+    const answer = await this.ask(client, prompt);
+    return { ...capText(answer.text, cap), model: answer.model };
+  }
+
+  /** APPEND: old sections fold to leave a section's room, the model writes the section, it is appended. */
+  private async append(client: Anthropic, before: string, rendered: string[], options?: SummariseOptions): Promise<CappedAnswer> {
+    const cap = this.options.maxChars;
     const sectionChars = Math.floor(cap / APPEND_SECTION_SHARE);
     const kept = foldOldestSections(before, sectionChars, cap);
-    const answer = await this.ask(this.client, buildLlmUserPrompt(kept, rendered, options?.preamble, { ...context, maxAnswerChars: sectionChars }));
+    const answer = await this.ask(client, buildLlmUserPrompt(kept, rendered, options?.preamble, { grounding: options?.grounding, maxAnswerChars: sectionChars }));
+    // A section longer than asked folds more of the old text; one longer than the whole cap is cut.
     const section = capText(answer.text, cap - FOLD_MARKER_RESERVE - SECTION_SEPARATOR.length);
-    const text = appendSection(foldOldestSections(kept, section.text.length, cap), section.text);
-    return summaryResult(text, withTruncationFlag(overlayAnnotations(previous, own(answer.model, items.length)), section.cut));
+    return { text: appendSection(foldOldestSections(kept, section.text.length, cap), section.text), cut: section.cut, model: answer.model };
   }
 
   /** One request, no SDK retries, under our own deadline; returns the trimmed answer text. */
