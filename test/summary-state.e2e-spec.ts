@@ -223,6 +223,7 @@ describe('the summary state stays true, whatever writes the text', () => {
       expect((await clients.carol.post(`/api/v1/channels/${channel}/summary/refresh`)).status).toBe(202);
       const failed = await waitForSummary(clients.carol, channel, (s) => s.lastError !== null, 'the failure to be recorded');
       expect(failed.lastError).toMatch(reason);
+      expect((await clients.carol.get(`/api/v1/channels/${channel}/summary`)).status).toBe(200);
       expect(failed).toMatchObject({ text: good.text, annotations: good.annotations, version: good.version, coversThroughSeq: good.coversThroughSeq });
       const history = await clients.carol.get(`/api/v1/channels/${channel}/summary/history`);
       expect(history.status).toBe(200);
