@@ -70,6 +70,7 @@ export class ChannelSummariser implements SummaryUpdateHook {
     let grounding: GroundingSection[] | undefined;
     const result = await this.delegate.summarise(ctx.messages, this.handedPrevious(ctx.previous), {
       preamble: ctx.channel.description,
+      signal: ctx.signal,
       maxChars: this.textMaxChars,
       // Rendered only if a tier reads it (the LLM tier): the heuristic and verbatim tiers never pay for it.
       get grounding() {

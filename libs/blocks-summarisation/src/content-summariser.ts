@@ -8,6 +8,12 @@ export interface SummariseOptions {
    */
   preamble?: string | null;
   /**
+   * Aborted when the caller gives up on this call (e.g. the summary job's timeout): stop and
+   * reject. The LLM tier passes it to the SDK request; a summariser may ignore it (the caller
+   * then waits a bounded time for the call to end before retrying).
+   */
+  signal?: AbortSignal;
+  /**
    * Facts the text must agree with, as plain lines the caller rendered (for a channel: its open
    * requests, decisions and participants, from the state tracker). The LLM tier puts them in its
    * prompt as authoritative; tiers that write no prose ignore them.

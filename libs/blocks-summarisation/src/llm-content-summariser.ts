@@ -80,7 +80,7 @@ export class LlmContentSummariser<T> implements ContentSummariser<T> {
   private async edit(client: Anthropic, before: string, rendered: string[], options?: SummariseOptions): Promise<CappedAnswer> {
     const cap = this.options.maxChars;
     const prompt = buildLlmUserPrompt(capText(before, cap).text, rendered, options?.preamble, { grounding: options?.grounding, maxAnswerChars: cap });
-    const answer = await this.ask(client, prompt);
+    const answer = await this.ask(client, prompt, options?.signal);
     return { ...capText(answer.text, cap), model: answer.model };
   }
 
@@ -89,23 +89,25 @@ export class LlmContentSummariser<T> implements ContentSummariser<T> {
     const cap = this.options.maxChars;
     const sectionChars = Math.floor(cap / APPEND_SECTION_SHARE);
     const kept = foldOldestSections(before, sectionChars, cap);
-    const answer = await this.ask(client, buildLlmUserPrompt(kept, rendered, options?.preamble, { grounding: options?.grounding, maxAnswerChars: sectionChars }));
+    const prompt = buildLlmUserPrompt(kept, rendered, options?.preamble, { grounding: options?.grounding, maxAnswerChars: sectionChars });
+    const answer = await this.ask(client, prompt, options?.signal);
     // A section longer than asked folds more of the old text; one longer than the whole cap is cut.
     const section = capText(answer.text, cap - FOLD_MARKER_RESERVE - SECTION_SEPARATOR.length);
     return { text: appendSection(foldOldestSections(kept, section.text.length, cap), section.text), cut: section.cut, model: answer.model };
   }
 
-  /** One request, no SDK retries, under our own deadline; returns the trimmed answer text. */
-  private async ask(client: Anthropic, userPrompt: string): Promise<{ text: string; model: string }> {
+  /** One request, no SDK retries, under our own deadline and the caller's signal; returns the trimmed answer text. */
+  private async ask(client: Anthropic, userPrompt: string, callerSignal?: AbortSignal): Promise<{ text: string; model: string }> {
     const { model, maxTokens, timeoutMs } = this.options;
     const controller = new AbortController();
+    const signal = callerSignal ? AbortSignal.any([controller.signal, callerSignal]) : controller.signal;
     let timedOut = false;
     const timeoutError = (cause?: unknown) => new Error(`LLM summariser timed out after ${timeoutMs} ms (model ${model})`, { cause });
     let message: Anthropic.Message;
     try {
       const request = client.messages.create(
         { model, max_tokens: maxTokens, system: LLM_SYSTEM_PROMPTS[this.mode], messages: [{ role: 'user', content: userPrompt }] },
-        { timeout: timeoutMs, maxRetries: LLM_MAX_RETRIES, signal: controller.signal },
+        { timeout: timeoutMs, maxRetries: LLM_MAX_RETRIES, signal },
       );
       const abort = () => {
         timedOut = true;

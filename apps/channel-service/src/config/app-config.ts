@@ -23,6 +23,8 @@ export const CONFIG_DEFAULTS = {
   QHORUS_TIERED_MEDIUM_MAX: 20,
   QHORUS_SUMMARY_CHUNK_SIZE: 500,
   QHORUS_SUMMARY_TIMEOUT_MS: 60_000,
+  QHORUS_SUMMARY_ABORT_GRACE_MS: 30_000,
+  QHORUS_SUMMARY_HISTORY_KEEP: 50,
   QHORUS_SUMMARY_TEXT_MAX_CHARS: DEFAULT_SUMMARY_TEXT_MAX_CHARS,
   QHORUS_JOB_ATTEMPTS: 3,
   QHORUS_JOB_BACKOFF_MS: 1_000,
@@ -44,6 +46,9 @@ export const CONFIG_DEFAULTS = {
   QHORUS_SHUTDOWN_TIMEOUT_MS: 10_000,
   LOG_LEVEL: 'info' as (typeof LOG_LEVELS)[number],
 } as const;
+
+/** The failure backoff of a channel's summary, in sweep intervals (see `summaryFailureBackoffMs`). */
+export const SUMMARY_FAILURE_BACKOFF_SWEEP_INTERVALS = 12;
 
 const toInt = ({ value }: { value: unknown }) =>
   value === undefined || value === '' ? undefined : /^-?\d+$/.test(String(value)) ? Number(value) : value;
@@ -73,6 +78,13 @@ export class AppConfig {
   @Transform(toInt) @IsInt() @Min(1) QHORUS_TIERED_MEDIUM_MAX: number = CONFIG_DEFAULTS.QHORUS_TIERED_MEDIUM_MAX;
   @Transform(toInt) @IsInt() @Min(1) QHORUS_SUMMARY_CHUNK_SIZE: number = CONFIG_DEFAULTS.QHORUS_SUMMARY_CHUNK_SIZE;
   @Transform(toInt) @IsInt() @Min(1) QHORUS_SUMMARY_TIMEOUT_MS: number = CONFIG_DEFAULTS.QHORUS_SUMMARY_TIMEOUT_MS;
+  /**
+   * After a summariser call timed out, how long the job waits for it to settle once aborted
+   * (AbortSignal) before the job fails anyway: no retry overlaps a call that is still running.
+   */
+  @Transform(toInt) @IsInt() @Min(0) QHORUS_SUMMARY_ABORT_GRACE_MS: number = CONFIG_DEFAULTS.QHORUS_SUMMARY_ABORT_GRACE_MS;
+  /** Summary versions kept per channel in the history (the newest; older ones are pruned at each commit). */
+  @Transform(toInt) @IsInt() @Min(1) QHORUS_SUMMARY_HISTORY_KEEP: number = CONFIG_DEFAULTS.QHORUS_SUMMARY_HISTORY_KEEP;
   /** The one cap on every summary text (every strategy, a custom one's and a manual override's), in characters. */
   @Transform(toInt) @IsInt() @Min(SUMMARY_TEXT_MIN_CHARS) QHORUS_SUMMARY_TEXT_MAX_CHARS: number = CONFIG_DEFAULTS.QHORUS_SUMMARY_TEXT_MAX_CHARS;
   @Transform(toInt) @IsInt() @Min(1) QHORUS_JOB_ATTEMPTS: number = CONFIG_DEFAULTS.QHORUS_JOB_ATTEMPTS;
@@ -104,6 +116,13 @@ export class AppConfig {
   }
   get inProcessQueue(): boolean {
     return !this.REDIS_URL;
+  }
+  /**
+   * How long a channel whose summary job failed is left alone by every trigger but the job's own
+   * retries and a manual refresh (SUMMARY_FAILURE_BACKOFF_SWEEP_INTERVALS sweep intervals).
+   */
+  get summaryFailureBackoffMs(): number {
+    return this.QHORUS_SWEEP_INTERVAL_MS * SUMMARY_FAILURE_BACKOFF_SWEEP_INTERVALS;
   }
   get runsWorker(): boolean {
     return this.inProcessQueue || this.QHORUS_ROLE !== 'api';

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { MessageType } from '@qhorus/api';
 import { Database } from '../database/database';
+import { TokenEstimateBeforeSeq, tokenEstimateSql } from '../projection/message-token-estimate';
 import { MESSAGE_COLUMNS, MessageRow } from './message.entity';
 
 export interface NewMessage {
@@ -14,6 +15,8 @@ export interface NewMessage {
   metadata: Record<string, unknown> | null;
   idempotencyKey: string | null;
   requestHash: string | null;
+  /** Its projection cost but for the seq's digits (null: costs 0); the insert statement completes it. */
+  tokens: TokenEstimateBeforeSeq | null;
 }
 
 /** What one insert statement returns: the row, plus what the summary trigger needs. */
@@ -23,25 +26,47 @@ export interface InsertedMessage {
   summaryThreshold: number;
   /** lastSeq − coversThroughSeq right after this insert. */
   backlog: number;
+  /** The channel's optional token trigger. */
+  summaryThresholdTokens: number | null;
+  /** Estimated tokens after the watermark right after this insert, and this message's share. */
+  backlogTokens: number;
+  messageTokens: number;
 }
+
+type InsertRow = MessageRow & {
+  channel_id: string;
+  summary_threshold: number;
+  summary_threshold_tokens: number | null;
+  backlog: string;
+  backlog_tokens: string;
+  token_estimate: number;
+};
 
 const PREFIXED_COLUMNS = MESSAGE_COLUMNS.split(', ').map((c) => `m.${c}`).join(', ');
 
+/** The new message's estimate ($13-$15 are its parts, see tokenEstimateBeforeSeq), for a seq expression. */
+const tokensAt = (seq: string) => tokenEstimateSql('$13', '$14', '$15', seq);
+
+// The channel's running token total moves with last_seq in the same row update (serialised by the
+// row lock like the seq), so each message stores the total through itself: any range's tokens
+// are then two indexed lookups, never a scan.
 const INSERT_SQL = `
   WITH c AS (
-    UPDATE channels SET last_seq = last_seq + 1
+    UPDATE channels SET last_seq = last_seq + 1, token_total = token_total + ${tokensAt('last_seq + 1')}
     WHERE name = $1
       AND ($3 OR members IS NULL OR cardinality(members) = 0 OR $2 = ANY(members))
       AND ($9::bigint IS NULL OR $9::bigint <= last_seq)
-    RETURNING id, last_seq, summary_threshold
+    RETURNING id, last_seq, token_total, summary_threshold, summary_threshold_tokens
   ), m AS (
-    INSERT INTO messages (channel_id, seq, type, sender, content, topic, correlation_id, in_reply_to, target, metadata, idempotency_key, request_hash)
-    SELECT c.id, c.last_seq, $4, $2, $5, $6, $7, $9, $8, $10, $11, $12 FROM c
-    RETURNING ${MESSAGE_COLUMNS}
+    INSERT INTO messages (channel_id, seq, type, sender, content, topic, correlation_id, in_reply_to, target, metadata, idempotency_key, request_hash,
+                          token_estimate, tokens_through)
+    SELECT c.id, c.last_seq, $4, $2, $5, $6, $7, $9, $8, $10, $11, $12, ${tokensAt('c.last_seq')}, c.token_total FROM c
+    RETURNING ${MESSAGE_COLUMNS}, token_estimate
   )
-  SELECT m.*, c.id AS channel_id, c.summary_threshold,
-         c.last_seq - COALESCE((SELECT s.covers_through_seq FROM channel_summaries s WHERE s.channel_id = c.id), 0) AS backlog
-  FROM m, c`;
+  SELECT m.*, c.id AS channel_id, c.summary_threshold, c.summary_threshold_tokens,
+         c.last_seq - COALESCE(s.covers_through_seq, 0) AS backlog,
+         c.token_total - COALESCE(s.covers_through_tokens, 0) AS backlog_tokens
+  FROM m CROSS JOIN c LEFT JOIN channel_summaries s ON s.channel_id = c.id`;
 
 const FIND_BY_IDEMPOTENCY_KEY_SQL = `
   SELECT ${PREFIXED_COLUMNS}, m.request_hash FROM messages m JOIN channels c ON c.id = m.channel_id
@@ -70,7 +95,7 @@ export class MessagesRepository {
    * consumes nothing. Returns null when no row was written (see `explainRefusal`).
    */
   async insert(channelName: string, viewer: string, admin: boolean, m: NewMessage): Promise<InsertedMessage | null> {
-    const rows: (MessageRow & { channel_id: string; summary_threshold: number; backlog: string })[] = await this.db.query(
+    const rows: InsertRow[] = await this.db.query(
       INSERT_SQL,
       [
         channelName,
@@ -85,11 +110,22 @@ export class MessagesRepository {
         m.metadata === null ? null : JSON.stringify(m.metadata),
         m.idempotencyKey,
         m.requestHash,
+        m.tokens?.fixed ?? null,
+        m.tokens?.chars ?? null,
+        m.tokens?.pieces ?? null,
       ],
     );
     const r = rows[0];
     if (!r) return null;
-    return { row: r, channelId: String(r.channel_id), summaryThreshold: r.summary_threshold, backlog: Number(r.backlog) };
+    return {
+      row: r,
+      channelId: String(r.channel_id),
+      summaryThreshold: r.summary_threshold,
+      backlog: Number(r.backlog),
+      summaryThresholdTokens: r.summary_threshold_tokens,
+      backlogTokens: Number(r.backlog_tokens),
+      messageTokens: r.token_estimate,
+    };
   }
 
   async findByIdempotencyKey(channelName: string, sender: string, key: string): Promise<(MessageRow & { request_hash: string | null }) | null> {

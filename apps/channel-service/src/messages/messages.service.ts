@@ -12,6 +12,7 @@ import { ListMessagesQuery } from './dto/list-messages.query';
 import { MessageRow, toMessage } from './message.entity';
 import { MessagePostedEvent } from './message-posted.event';
 import { MessagesRepository, NewMessage } from './messages.repository';
+import { tokenEstimateBeforeSeq } from '../projection/message-token-estimate';
 
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 200;
 
@@ -48,7 +49,7 @@ export class MessagesService {
       const replay = await this.replay(channelName, by, idempotencyKey, requestHash!);
       if (replay) return replay;
     }
-    const message: NewMessage = {
+    const fields: Omit<NewMessage, 'tokens'> = {
       type,
       sender: by.name,
       content,
@@ -60,6 +61,8 @@ export class MessagesService {
       idempotencyKey: idempotencyKey ?? null,
       requestHash,
     };
+    // Its projection cost, computed here so the insert statement stores it: no extra round trip.
+    const message: NewMessage = { ...fields, tokens: tokenEstimateBeforeSeq(fields) };
     let inserted;
     try {
       inserted = await this.messages.insert(channelName, by.name, isAdmin(by), message);
@@ -73,7 +76,11 @@ export class MessagesService {
     }
     if (!inserted) return this.explainRefusal(channelName, dto, by);
     const posted = toMessage(inserted.row, channelName);
-    this.events.emit(MessagePostedEvent.NAME, new MessagePostedEvent(inserted.channelId, posted, inserted.backlog, inserted.summaryThreshold));
+    this.events.emit(MessagePostedEvent.NAME, new MessagePostedEvent(inserted.channelId, posted, inserted.backlog, inserted.summaryThreshold, {
+      backlog: inserted.backlogTokens,
+      added: inserted.messageTokens,
+      threshold: inserted.summaryThresholdTokens,
+    }));
     return { message: posted, replayed: false };
   }
 

@@ -10,7 +10,7 @@ import { MessagesRepository } from '../messages/messages.repository';
 import { Channel } from '../channels/channel.entity';
 import { canAccess } from '../channels/channel-access';
 import { previousResult, SummaryHistoryEntry, SummarySlot } from './channel-summary.entity';
-import { DEFAULT_HISTORY_LIMIT } from './dto/history.query';
+import { DEFAULT_HISTORY_LIMIT, HistoryQuery } from './dto/history.query';
 import { OverrideSummaryDto } from './dto/override-summary.dto';
 import { SummaryQueue } from './queue/summary-queue';
 import { StaleSummaryVersionError, SummaryRepository } from './summary.repository';
@@ -64,6 +64,7 @@ export class SummaryService {
     try {
       const { slot: committed } = await this.summaries.commit({
         channelId: channel.id,
+        historyKeep: this.config.QHORUS_SUMMARY_HISTORY_KEEP,
         expectedVersion: slot.version,
         // A text written by hand was not cut: a flag describing the previous text goes.
         result: { text: dto.text, annotations: withoutAnnotations(state.annotations, [ANNOTATION_TEXT_TRUNCATED]) },
@@ -94,9 +95,10 @@ export class SummaryService {
     return result;
   }
 
-  async history(channelName: string, by: Principal, limit = DEFAULT_HISTORY_LIMIT): Promise<SummaryHistoryEntry[]> {
+  /** Newest first; `beforeVersion` pages on to older versions (only the newest QHORUS_SUMMARY_HISTORY_KEEP are kept). */
+  async history(channelName: string, by: Principal, query: HistoryQuery = {}): Promise<SummaryHistoryEntry[]> {
     const { channel } = await this.load(channelName, by);
-    return this.summaries.history(channel.id, limit);
+    return this.summaries.history(channel.id, query.limit ?? DEFAULT_HISTORY_LIMIT, query.beforeVersion);
   }
 
   private async load(channelName: string, by: Principal): Promise<{ channel: Channel; slot: SummarySlot }> {
