@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { MessageType } from '@qhorus/api';
+import { readableSql, Viewer } from '../channels/channel-access';
 import { Database } from '../database/database';
 import { MESSAGE_COLUMNS, MessageRow } from './message.entity';
 
@@ -31,7 +32,7 @@ const INSERT_SQL = `
   WITH c AS (
     UPDATE channels SET last_seq = last_seq + 1
     WHERE name = $1
-      AND ($3 OR members IS NULL OR cardinality(members) = 0 OR $2 = ANY(members))
+      AND ${readableSql('members', { name: '$2', admin: '$3' })}
       AND ($9::bigint IS NULL OR $9::bigint <= last_seq)
     RETURNING id, last_seq, summary_threshold
   ), m AS (
@@ -69,13 +70,13 @@ export class MessagesRepository {
    * back. The access check and the inReplyTo bound are in the same WHERE, so a refused post
    * consumes nothing. Returns null when no row was written (see `explainRefusal`).
    */
-  async insert(channelName: string, viewer: string, admin: boolean, m: NewMessage): Promise<InsertedMessage | null> {
+  async insert(channelName: string, viewer: Viewer, m: NewMessage): Promise<InsertedMessage | null> {
     const rows: (MessageRow & { channel_id: string; summary_threshold: number; backlog: string })[] = await this.db.query(
       INSERT_SQL,
       [
         channelName,
-        m.sender,
-        admin,
+        viewer.name,
+        viewer.admin,
         m.type,
         m.content,
         m.topic,
