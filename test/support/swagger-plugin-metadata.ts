@@ -22,9 +22,9 @@ export function swaggerPluginOptions(): Record<string, unknown> {
  * (It takes a few seconds: a TypeScript program over the app.)
  */
 export async function loadSwaggerPluginMetadata(): Promise<void> {
-  // Required lazily: dev-only tooling, and heavy.
-  const { PluginMetadataGenerator } = require('@nestjs/cli/lib/compiler/plugins/plugin-metadata-generator');
-  const { ReadonlyVisitor } = require('@nestjs/swagger/plugin');
+  // Imported lazily: dev-only tooling, and heavy.
+  const { PluginMetadataGenerator } = await import('@nestjs/cli/lib/compiler/plugins/plugin-metadata-generator');
+  const { ReadonlyVisitor } = await import('@nestjs/swagger/dist/plugin');
   const outDir = mkdtempSync(join(tmpdir(), 'qhorus-openapi-'));
   try {
     new PluginMetadataGenerator().generate({
@@ -38,7 +38,7 @@ export async function loadSwaggerPluginMetadata(): Promise<void> {
     const file = join(outDir, 'metadata.ts');
     const source = readFileSync(file, 'utf8').replace(/(["'])(\.\.?\/[^"']+)\1/g, (_, q: string, rel: string) => q + resolve(APP_SOURCE, rel) + q);
     writeFileSync(file, source);
-    const metadata = require(file).default;
+    const { default: metadata } = await import(file);
     await SwaggerModule.loadPluginMetadata(metadata);
   } finally {
     rmSync(outDir, { recursive: true, force: true });

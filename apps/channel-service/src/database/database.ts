@@ -36,10 +36,10 @@ export class Database {
 
   /**
    * The rows a statement returned (RETURNING rows for a write). The row type is the caller's
-   * claim about its own SQL (`const rows: ChannelRow[] = await db.query(...)`), not checked.
+   * claim about its own SQL, not checked: `query<ChannelRow>(...)`, or inferred from the
+   * target (`const rows: ChannelRow[] = await db.query(...)`).
    */
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- see above: rows are typed where the SQL is written
-  async query<Row = any>(text: string, values: unknown[] = []): Promise<Row[]> {
+  async query<Row = unknown>(text: string, values: unknown[] = []): Promise<Row[]> {
     const result = await this.pool.query({ name: this.statementName(text), text, values });
     return result.rows;
   }

@@ -94,7 +94,7 @@ export class MessagesRepository {
   }
 
   async findByIdempotencyKey(channelName: string, sender: string, key: string): Promise<(MessageRow & { request_hash: string | null }) | null> {
-    const rows = await this.db.query(
+    const rows = await this.db.query<MessageRow & { request_hash: string | null }>(
       FIND_BY_IDEMPOTENCY_KEY_SQL,
       [channelName, sender, key],
     );

@@ -101,10 +101,11 @@ export class SummaryRepository {
 
   /** The channel, its slot and the first `chunkSize` messages of its backlog when its summary is due; null when it is not (or is gone). */
   async findDue(channelId: string, chunkSize: number): Promise<DueChannel | null> {
-    const rows = await this.db.query(FIND_DUE_SQL, [channelId, chunkSize]);
+    // One row per chunk message: the channel's and slot's columns, and the message's under CHUNK_PREFIX.
+    const rows = await this.db.query<ChannelRow & SummarySlotRow & Record<string, unknown>>(FIND_DUE_SQL, [channelId, chunkSize]);
     if (!rows[0]) return null;
     const firstChunk = rows[0][`${CHUNK_PREFIX}id`] === null ? [] : rows.map(chunkMessage);
-    return { channel: toChannel(rows[0] as ChannelRow), slot: toSlot(rows[0] as SummarySlotRow), firstChunk };
+    return { channel: toChannel(rows[0]), slot: toSlot(rows[0]), firstChunk };
   }
 
   async findSlot(channelId: string): Promise<SummarySlot | null> {
@@ -140,7 +141,7 @@ export class SummaryRepository {
   }
 
   async history(channelId: string, limit: number): Promise<SummaryHistoryEntry[]> {
-    const rows = await this.db.query(
+    const rows = await this.db.query<Record<string, unknown>>(
       `SELECT version, text, annotations, covers_from_seq, covers_through_seq, updated_by, created_at
        FROM channel_summary_history WHERE channel_id = $1 ORDER BY version DESC LIMIT $2`,
       [channelId, limit],
