@@ -6,6 +6,7 @@ import { join, resolve } from 'node:path';
 const ROOT = resolve(__dirname, '../..');
 const APP_SOURCE = join(ROOT, 'apps/channel-service/src');
 const SWAGGER_PLUGIN = '@nestjs/swagger';
+const SWAGGER_PLUGIN_ENTRY = '@nestjs/swagger/plugin';
 
 /** The @nestjs/swagger plugin options `nest build` uses (nest-cli.json): one source of truth. */
 export function swaggerPluginOptions(): Record<string, unknown> {
@@ -24,7 +25,8 @@ export function swaggerPluginOptions(): Record<string, unknown> {
 export async function loadSwaggerPluginMetadata(): Promise<void> {
   // Imported lazily: dev-only tooling, and heavy.
   const { PluginMetadataGenerator } = await import('@nestjs/cli/lib/compiler/plugins/plugin-metadata-generator');
-  const { ReadonlyVisitor } = await import('@nestjs/swagger/dist/plugin');
+  // The package exports './plugin' (typed under dist/plugin, which this tsconfig's resolution cannot map).
+  const { ReadonlyVisitor }: typeof import('@nestjs/swagger/dist/plugin') = await import(SWAGGER_PLUGIN_ENTRY);
   const outDir = mkdtempSync(join(tmpdir(), 'qhorus-openapi-'));
   try {
     new PluginMetadataGenerator().generate({
