@@ -34,6 +34,8 @@ export const CONFIG_DEFAULTS = {
   QHORUS_THREAD_TICK_MS: 10_000,
   QHORUS_MAX_CONTENT_BYTES: 64 * 1024,
   QHORUS_BODY_LIMIT_BYTES: 1024 * 1024,
+  QHORUS_BATCH_MAX_MESSAGES: 500,
+  QHORUS_BATCH_BODY_LIMIT_BYTES: 4 * 1024 * 1024,
   QHORUS_JSON_MAX_DEPTH: 32,
   QHORUS_PAGE_LIMIT_MAX: 1000,
   QHORUS_PAGE_LIMIT_DEFAULT: 100,
@@ -97,6 +99,10 @@ export class AppConfig {
   @Transform(toInt) @IsInt() @Min(100) QHORUS_THREAD_TICK_MS: number = CONFIG_DEFAULTS.QHORUS_THREAD_TICK_MS;
   @Transform(toInt) @IsInt() @Min(1) QHORUS_MAX_CONTENT_BYTES: number = CONFIG_DEFAULTS.QHORUS_MAX_CONTENT_BYTES;
   @Transform(toInt) @IsInt() @Min(1024) QHORUS_BODY_LIMIT_BYTES: number = CONFIG_DEFAULTS.QHORUS_BODY_LIMIT_BYTES;
+  /** `POST …/messages/batch`: most messages in one batch (413 beyond). */
+  @Transform(toInt) @IsInt() @Min(1) QHORUS_BATCH_MAX_MESSAGES: number = CONFIG_DEFAULTS.QHORUS_BATCH_MAX_MESSAGES;
+  /** `POST …/messages/batch`: its own body limit, in place of QHORUS_BODY_LIMIT_BYTES (413 beyond). */
+  @Transform(toInt) @IsInt() @Min(1024) QHORUS_BATCH_BODY_LIMIT_BYTES: number = CONFIG_DEFAULTS.QHORUS_BATCH_BODY_LIMIT_BYTES;
   /** Deepest nesting of objects/arrays a JSON body may have (e.g. message metadata); deeper is a 400. */
   @Transform(toInt) @IsInt() @Min(2) QHORUS_JSON_MAX_DEPTH: number = CONFIG_DEFAULTS.QHORUS_JSON_MAX_DEPTH;
   @Transform(toInt) @IsInt() @Min(1) QHORUS_PAGE_LIMIT_MAX: number = CONFIG_DEFAULTS.QHORUS_PAGE_LIMIT_MAX;

@@ -10,7 +10,11 @@ export interface PostedTokenBacklog {
   readonly threshold: number | null;
 }
 
-/** Emitted after a message is committed. Carries what the summary trigger needs, so it reads nothing. */
+/**
+ * Emitted after a message is committed, once per message (a batch too, in seq order). Carries
+ * what the summary trigger needs, so it reads nothing; `endsBatch` is false for every message of
+ * a batch but its last, so the trigger sees a batch once.
+ */
 export class MessagePostedEvent {
   static readonly NAME = 'message.posted';
   constructor(
@@ -20,5 +24,6 @@ export class MessagePostedEvent {
     readonly backlog: number,
     readonly summaryThreshold: number,
     readonly tokens?: PostedTokenBacklog,
+    readonly endsBatch: boolean = true,
   ) {}
 }

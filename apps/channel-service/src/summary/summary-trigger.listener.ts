@@ -24,6 +24,7 @@ export class SummaryTriggerListener {
    */
   @OnEvent(MessagePostedEvent.NAME, { suppressErrors: true })
   onMessagePosted(event: MessagePostedEvent): void {
+    if (!event.endsBatch) return;
     const backlog = { backlog: event.backlog, threshold: event.summaryThreshold, tokens: event.tokens };
     if (this.throttle.shouldEnqueue(event.channelId, backlog)) void this.queue.enqueue(event.channelId);
   }

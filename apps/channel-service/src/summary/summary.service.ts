@@ -1,4 +1,4 @@
-import { BadRequestException, ConflictException, Injectable, NotFoundException } from '@nestjs/common';
+import { BadRequestException, ConflictException, Injectable } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { SummaryResult } from '@qhorus/api';
 import { SummariserRegistry } from '@qhorus/blocks-channel-summary';
@@ -8,7 +8,7 @@ import { AppConfig } from '../config/app-config';
 import { toMessage } from '../messages/message.entity';
 import { MessagesRepository } from '../messages/messages.repository';
 import { Channel } from '../channels/channel.entity';
-import { canAccess } from '../channels/channel-access';
+import { canAccess, channelNotFound } from '../channels/channel-access';
 import { previousResult, SummaryHistoryEntry, SummarySlot } from './channel-summary.entity';
 import { DEFAULT_HISTORY_LIMIT, HistoryQuery } from './dto/history.query';
 import { OverrideSummaryDto } from './dto/override-summary.dto';
@@ -103,7 +103,7 @@ export class SummaryService {
 
   private async load(channelName: string, by: Principal): Promise<{ channel: Channel; slot: SummarySlot }> {
     const found = await this.summaries.findByChannelName(channelName);
-    if (!found || !canAccess(found.channel, by)) throw new NotFoundException(`Channel '${channelName}' not found`);
+    if (!found || !canAccess(found.channel, by)) throw channelNotFound(channelName);
     return found;
   }
 }
