@@ -37,6 +37,46 @@ export abstract class CredentialEvents {
   }
 }
 
+/**
+ * The messages this instance sent and is waiting to hear back. Hearing its own message means the
+ * bus has delivered it to every listener at the same moment, so a revoke answers only once the
+ * other instances have it in hand, not merely once it was sent (their very next request is then
+ * refused, even when it arrives right after the answer).
+ */
+export class OwnEchoes {
+  private next = 0;
+  private readonly waiting = new Map<string, () => void>();
+
+  /** A fresh message id and the promise of hearing it back. */
+  expect(): { id: string; heard: Promise<void> } {
+    const id = String(++this.next);
+    const heard = new Promise<void>((resolve) => this.waiting.set(id, resolve));
+    return { id, heard };
+  }
+
+  heard(id: string): void {
+    this.waiting.get(id)?.();
+    this.waiting.delete(id);
+  }
+
+  forget(id: string): void {
+    this.waiting.delete(id);
+  }
+}
+
+/** Messages on the bus are `<origin>\n<id>\n<agent name>`. */
+const FIELD_SEPARATOR = '\n';
+
+export const encodeCredentialMessage = (origin: string, id: string, agentName: string): string => [origin, id, agentName].join(FIELD_SEPARATOR);
+
+/** The parts of a bus message, or null for anything malformed. */
+export function decodeCredentialMessage(payload: string): { origin: string; id: string; agentName: string } | null {
+  const first = payload.indexOf(FIELD_SEPARATOR);
+  const second = first < 0 ? -1 : payload.indexOf(FIELD_SEPARATOR, first + 1);
+  if (second < 0) return null;
+  return { origin: payload.slice(0, first), id: payload.slice(first + 1, second), agentName: payload.slice(second + 1) };
+}
+
 /** One process serves every request (the embedded default): nobody else to tell. */
 export class LocalCredentialEvents extends CredentialEvents {
   protected async sendToOthers(): Promise<void> {}

@@ -3,11 +3,10 @@ import { Client } from 'pg';
 import { randomUUID } from 'node:crypto';
 import { withTimeout } from '../../common/with-timeout';
 import { Database } from '../../database/database';
-import { CREDENTIAL_PUBLISH_TIMEOUT_MS, CREDENTIAL_RECONNECT_MS, CredentialEvents } from './credential-events';
+import { CREDENTIAL_PUBLISH_TIMEOUT_MS, decodeCredentialMessage, encodeCredentialMessage, OwnEchoes, CREDENTIAL_RECONNECT_MS, CredentialEvents } from './credential-events';
 
 /** The NOTIFY channel (one database is one deployment). */
 export const CREDENTIALS_NOTIFY_CHANNEL = 'qhorus_credentials';
-const ORIGIN_SEPARATOR = '\n';
 const LISTEN_SQL = `LISTEN ${CREDENTIALS_NOTIFY_CHANNEL}`;
 const NOTIFY_SQL = `SELECT pg_notify($1, $2)`;
 
@@ -19,6 +18,7 @@ const NOTIFY_SQL = `SELECT pg_notify($1, $2)`;
 export class PostgresCredentialEvents extends CredentialEvents {
   private readonly logger = new Logger(PostgresCredentialEvents.name);
   private readonly origin = randomUUID();
+  private readonly echoes = new OwnEchoes();
   private client: Client | null = null;
   private reconnectTimer: NodeJS.Timeout | null = null;
   private closed = false;
@@ -37,7 +37,16 @@ export class PostgresCredentialEvents extends CredentialEvents {
   }
 
   protected async sendToOthers(agentName: string): Promise<void> {
-    await withTimeout(this.db.query(NOTIFY_SQL, [CREDENTIALS_NOTIFY_CHANNEL, this.origin + ORIGIN_SEPARATOR + agentName]), CREDENTIAL_PUBLISH_TIMEOUT_MS, 'notifying a credential change');
+    const { id, heard } = this.echoes.expect();
+    try {
+      await withTimeout(
+        this.db.query(NOTIFY_SQL, [CREDENTIALS_NOTIFY_CHANNEL, encodeCredentialMessage(this.origin, id, agentName)]).then(() => heard),
+        CREDENTIAL_PUBLISH_TIMEOUT_MS,
+        'notifying a credential change',
+      );
+    } finally {
+      this.echoes.forget(id);
+    }
   }
 
   async close(): Promise<void> {
@@ -50,10 +59,10 @@ export class PostgresCredentialEvents extends CredentialEvents {
   private async connect(afterGap: boolean): Promise<void> {
     const client = new Client({ connectionString: this.databaseUrl });
     client.on('notification', (msg) => {
-      const payload = msg.payload ?? '';
-      const at = payload.indexOf(ORIGIN_SEPARATOR);
-      if (msg.channel !== CREDENTIALS_NOTIFY_CHANNEL || at < 0 || payload.slice(0, at) === this.origin) return;
-      this.deliver(payload.slice(at + 1));
+      const message = msg.channel === CREDENTIALS_NOTIFY_CHANNEL ? decodeCredentialMessage(msg.payload ?? '') : null;
+      if (!message) return;
+      if (message.origin === this.origin) this.echoes.heard(message.id);
+      else this.deliver(message.agentName);
     });
     client.on('error', (err) => {
       this.logger.warn({ err: err.message }, 'credential LISTEN connection lost; reconnecting');

@@ -2,16 +2,16 @@ import { Logger } from '@nestjs/common';
 import IORedis from 'ioredis';
 import { randomUUID } from 'node:crypto';
 import { withTimeout } from '../../common/with-timeout';
-import { CREDENTIAL_PUBLISH_TIMEOUT_MS, CredentialEvents } from './credential-events';
+import { CREDENTIAL_PUBLISH_TIMEOUT_MS, decodeCredentialMessage, encodeCredentialMessage, OwnEchoes, CredentialEvents } from './credential-events';
 
 /** Under the deployment's key prefix, so deployments sharing a Redis stay apart. */
 export const credentialsTopic = (prefix: string) => `${prefix}:credentials`;
-const ORIGIN_SEPARATOR = '\n';
 
-/** Credential changes over Redis pub/sub (REDIS_URL set). Messages are `<origin>\n<agent name>`. */
+/** Credential changes over Redis pub/sub (REDIS_URL set). */
 export class RedisCredentialEvents extends CredentialEvents {
   private readonly logger = new Logger(RedisCredentialEvents.name);
   private readonly origin = randomUUID();
+  private readonly echoes = new OwnEchoes();
   private readonly topic: string;
   private readonly publisher: IORedis;
   private readonly subscriber: IORedis;
@@ -32,15 +32,29 @@ export class RedisCredentialEvents extends CredentialEvents {
     });
     this.subscriber.on('message', (topic: string, payload: string) => {
       if (topic !== this.topic) return;
-      const at = payload.indexOf(ORIGIN_SEPARATOR);
-      if (at < 0 || payload.slice(0, at) === this.origin) return;
-      this.deliver(payload.slice(at + 1));
+      this.receive(payload);
     });
     this.subscriber.subscribe(this.topic).catch((err) => this.logger.warn({ err: err.message }, 'could not subscribe to credential changes'));
   }
 
   protected async sendToOthers(agentName: string): Promise<void> {
-    await withTimeout(this.publisher.publish(this.topic, this.origin + ORIGIN_SEPARATOR + agentName), CREDENTIAL_PUBLISH_TIMEOUT_MS, 'publishing a credential change');
+    const { id, heard } = this.echoes.expect();
+    try {
+      await withTimeout(
+        this.publisher.publish(this.topic, encodeCredentialMessage(this.origin, id, agentName)).then(() => heard),
+        CREDENTIAL_PUBLISH_TIMEOUT_MS,
+        'publishing a credential change',
+      );
+    } finally {
+      this.echoes.forget(id);
+    }
+  }
+
+  private receive(payload: string): void {
+    const message = decodeCredentialMessage(payload);
+    if (!message) return;
+    if (message.origin === this.origin) this.echoes.heard(message.id);
+    else this.deliver(message.agentName);
   }
 
   async close(): Promise<void> {
