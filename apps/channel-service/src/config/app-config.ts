@@ -26,8 +26,6 @@ export const CONFIG_DEFAULTS = {
   QHORUS_JOB_BACKOFF_MS: 1_000,
   QHORUS_WORKER_CONCURRENCY: 4,
   QHORUS_SWEEP_INTERVAL_MS: 5_000,
-  QHORUS_THREAD_IDLE_MS: 15 * 60_000,
-  QHORUS_THREAD_TICK_MS: 10_000,
   QHORUS_MAX_CONTENT_BYTES: 64 * 1024,
   QHORUS_BODY_LIMIT_BYTES: 1024 * 1024,
   QHORUS_JSON_MAX_DEPTH: 32,
@@ -75,10 +73,6 @@ export class AppConfig {
   @Transform(toInt) @IsInt() @Min(0) QHORUS_JOB_BACKOFF_MS: number = CONFIG_DEFAULTS.QHORUS_JOB_BACKOFF_MS;
   @Transform(toInt) @IsInt() @Min(1) QHORUS_WORKER_CONCURRENCY: number = CONFIG_DEFAULTS.QHORUS_WORKER_CONCURRENCY;
   @Transform(toInt) @IsInt() @Min(100) QHORUS_SWEEP_INTERVAL_MS: number = CONFIG_DEFAULTS.QHORUS_SWEEP_INTERVAL_MS;
-  /** Thread summaries: an open thread with no message for this long is dropped from memory (its summary is still made when it closes). */
-  @Transform(toInt) @IsInt() @Min(1) QHORUS_THREAD_IDLE_MS: number = CONFIG_DEFAULTS.QHORUS_THREAD_IDLE_MS;
-  /** Thread summaries: how often idle threads are dropped and failed thread summaries retried. */
-  @Transform(toInt) @IsInt() @Min(100) QHORUS_THREAD_TICK_MS: number = CONFIG_DEFAULTS.QHORUS_THREAD_TICK_MS;
   @Transform(toInt) @IsInt() @Min(1) QHORUS_MAX_CONTENT_BYTES: number = CONFIG_DEFAULTS.QHORUS_MAX_CONTENT_BYTES;
   @Transform(toInt) @IsInt() @Min(1024) QHORUS_BODY_LIMIT_BYTES: number = CONFIG_DEFAULTS.QHORUS_BODY_LIMIT_BYTES;
   /** Deepest nesting of objects/arrays a JSON body may have (e.g. message metadata); deeper is a 400. */

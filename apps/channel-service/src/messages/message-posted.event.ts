@@ -8,5 +8,7 @@ export class MessagePostedEvent {
     readonly message: Message,
     readonly backlog: number,
     readonly summaryThreshold: number,
+    /** The message closed its thread: the thread's summary is due (the sweep recovers it if this event is lost). */
+    readonly closedThread: boolean = false,
   ) {}
 }

@@ -73,7 +73,7 @@ export class MessagesService {
     }
     if (!inserted) return this.explainRefusal(channelName, dto, by);
     const posted = toMessage(inserted.row, channelName);
-    this.events.emit(MessagePostedEvent.NAME, new MessagePostedEvent(inserted.channelId, posted, inserted.backlog, inserted.summaryThreshold));
+    this.events.emit(MessagePostedEvent.NAME, new MessagePostedEvent(inserted.channelId, posted, inserted.backlog, inserted.summaryThreshold, inserted.closedThread));
     return { message: posted, replayed: false };
   }
 

@@ -1,6 +1,7 @@
 import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
-import { SummaryQueue } from './queue/summary-queue';
+import { ClosedThreadSummariser } from '../threads/closed-thread-summariser';
+import { SummaryJob, SummaryQueue } from './queue/summary-queue';
 import { SummaryJobRunner } from './summary-job.runner';
 import { SummaryRepository } from './summary.repository';
 
@@ -15,11 +16,18 @@ export class SummaryJobProcessor implements OnApplicationBootstrap {
     private readonly queue: SummaryQueue,
     private readonly runner: SummaryJobRunner,
     private readonly summaries: SummaryRepository,
+    private readonly threads: ClosedThreadSummariser,
     private readonly config: AppConfig,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    if (this.config.runsWorker) await this.queue.startWorker((channelId) => this.process(channelId));
+    if (this.config.runsWorker) await this.queue.startWorker((job) => this.run(job));
+  }
+
+  /** A channel's summary slot, or one closed thread's summary. */
+  async run(job: SummaryJob): Promise<void> {
+    if (job.correlationId === undefined) return this.process(job.channelId);
+    if (await this.threads.run(job.channelId, job.correlationId)) await this.queue.enqueueThread(job.channelId, job.correlationId);
   }
 
   /** Runs only if the channel is still due (a kept trigger may find it already covered). */

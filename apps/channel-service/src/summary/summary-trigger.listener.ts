@@ -25,6 +25,8 @@ export class SummaryTriggerListener {
   @OnEvent(MessagePostedEvent.NAME, { suppressErrors: true })
   onMessagePosted(event: MessagePostedEvent): void {
     if (this.throttle.shouldEnqueue(event.channelId, event.backlog, event.summaryThreshold)) void this.queue.enqueue(event.channelId);
+    // The post statement said this message closed its thread (the thread index): one job for that thread.
+    if (event.closedThread && event.message.correlationId) void this.queue.enqueueThread(event.channelId, event.message.correlationId);
   }
 
   @OnEvent(ChannelReconfiguredEvent.NAME, { async: true, promisify: true, suppressErrors: true })
