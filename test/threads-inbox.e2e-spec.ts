@@ -5,6 +5,26 @@ import { ApiClient } from './support/http';
 import { callTool, connectMcp, useTool } from './support/mcp-client';
 import { startTestApp, TestApp } from './support/test-app';
 
+/** The JSON of one inbox entry and of one thread row (the fields these tests read). */
+interface InboxItem {
+  channel: string;
+  seq: number;
+  correlationId: string;
+  reason: string;
+}
+interface ThreadRow {
+  correlationId: string;
+  status: string;
+  type: string;
+  owner: string | null;
+  opener: string;
+  openedSeq: number;
+  closedSeq: number | null;
+}
+
+/** The text of a resource's contents (resources here are JSON text, never blobs). */
+const textOf = (contents: { text: string } | { blob: string }): string => ('text' in contents ? contents.text : '');
+
 /** Far above any backlog here: the channel summary slot stays out of the way. */
 const MANUAL_ONLY = 10_000;
 
@@ -19,7 +39,7 @@ describe('threads, inbox and MCP resources', () => {
   const inbox = async (who: ApiClient) => {
     const res = await who.get('/api/v1/inbox');
     expect(res.status).toBe(200);
-    return res.body as any[];
+    return res.body as InboxItem[];
   };
   const thread = async (who: ApiClient, channel: string, correlationId: string) => {
     const res = await who.get(`/api/v1/channels/${channel}/threads/${encodeURIComponent(correlationId)}`);
@@ -69,7 +89,7 @@ describe('threads, inbox and MCP resources', () => {
 
     const detail = await thread(alice, 'ops', 'disk-1');
     expect(detail).toMatchObject({ channel: 'ops', correlationId: 'disk-1', type: 'QUERY', status: 'answered', opener: 'alice', owner: 'bob', openedSeq: query.seq, closedSeq: query.seq + 1 });
-    expect(detail.messages.map((m: any) => m.type)).toEqual(['QUERY', 'RESPONSE']);
+    expect(detail.messages.map((m: { type: string }) => m.type)).toEqual(['QUERY', 'RESPONSE']);
     const viaMcp = await useTool(mcpAlice, 'get_thread', { channel: 'ops', correlation_id: 'disk-1' });
     expect(viaMcp).toMatchObject({ status: 'answered', messages: [{ seq: query.seq }, { seq: query.seq + 1 }] });
   });
@@ -94,7 +114,7 @@ describe('threads, inbox and MCP resources', () => {
     const reopen = await post(alice, 'ops', { type: 'COMMAND', content: 'the staging certs too', target: 'carol', correlationId: 'certs-1' });
     expect(await thread(alice, 'ops', 'certs-1')).toMatchObject({ status: 'open', type: 'COMMAND', opener: 'alice', owner: 'carol', openedSeq: reopen.body.seq, closedSeq: null });
     const open = await alice.get('/api/v1/channels/ops/threads?status=open');
-    expect(open.body.map((th: any) => th.correlationId)).toEqual(['certs-1']);
+    expect(open.body.map((th: ThreadRow) => th.correlationId)).toEqual(['certs-1']);
     expect((await useTool(mcpAlice, 'list_threads', { channel: 'ops', status: 'open' })).threads).toEqual(open.body);
     expect((await inbox(carol)).map((i) => [i.correlationId, i.seq])).toEqual([['certs-1', reopen.body.seq]]);
     await post(carol, 'ops', { type: 'DONE', content: 'staging too', correlationId: 'certs-1' });
@@ -114,7 +134,7 @@ describe('threads, inbox and MCP resources', () => {
     expect((await inbox(alice)).map((i) => i.correlationId)).toEqual(['any-2']);
     expect((await inbox(mallory)).map((i) => i.correlationId)).toEqual(['any-1', 'any-2']);
     expect((await inbox(carol)).map((i) => i.correlationId)).toEqual(['any-1']); // not the private one targeted at her
-    expect((await useTool(mcpMallory, 'check_inbox')).items.map((i: any) => i.channel)).toEqual(['ops', 'ops']);
+    expect((await useTool(mcpMallory, 'check_inbox')).items.map((i: InboxItem) => i.channel)).toEqual(['ops', 'ops']);
     expect((await inbox(mallory))[0].seq).toBe(first.body.seq);
     expect((await inbox(alice))[0].seq).toBe(second.body.seq);
     expect((await t.admin.get('/api/v1/inbox?limit=2')).body).toHaveLength(2);
@@ -184,7 +204,7 @@ describe('threads, inbox and MCP resources', () => {
       .filter(([, e]) => e.state !== null)
       .map(([id, e]) => ({ correlationId: id, status: e.state!.status, type: e.state!.type, owner: e.state!.owner, opener: e.opener, openedSeq: e.openedSeq, closedSeq: e.closedSeq }))
       .sort((a, b) => a.openedSeq! - b.openedSeq!);
-    expect(listed.map(({ correlationId, status, type, owner, opener, openedSeq, closedSeq }: any) => ({ correlationId, status, type, owner, opener, openedSeq, closedSeq }))).toEqual(want);
+    expect(listed.map(({ correlationId, status, type, owner, opener, openedSeq, closedSeq }: ThreadRow) => ({ correlationId, status, type, owner, opener, openedSeq, closedSeq }))).toEqual(want);
   });
 
   it('MCP resources: each readable channel\'s summary and context, listed and read as the caller', async () => {
@@ -200,9 +220,9 @@ describe('threads, inbox and MCP resources', () => {
 
     const summary = await mcpBob.readResource({ uri: 'qhorus://channels/ops/summary' });
     expect(summary.contents[0]).toMatchObject({ uri: 'qhorus://channels/ops/summary', mimeType: 'application/json' });
-    expect(JSON.parse(summary.contents[0].text as string)).toEqual((await bob.get('/api/v1/channels/ops/summary')).body);
+    expect(JSON.parse(textOf(summary.contents[0]))).toEqual((await bob.get('/api/v1/channels/ops/summary')).body);
     const context = await mcpBob.readResource({ uri: 'qhorus://channels/ops/context' });
-    expect(JSON.parse(context.contents[0].text as string)).toEqual((await bob.get('/api/v1/channels/ops/context')).body);
+    expect(JSON.parse(textOf(context.contents[0]))).toEqual((await bob.get('/api/v1/channels/ops/context')).body);
 
     await expect(mcpMallory.readResource({ uri: 'qhorus://channels/secret/summary' })).rejects.toThrow(/Channel 'secret' not found/);
     await expect(mcpBob.readResource({ uri: 'qhorus://channels/no-such/context' })).rejects.toThrow(/Channel 'no-such' not found/);
