@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp } from '../apps/channel-service/src/bootstrap';
 import { loadConfig } from '../apps/channel-service/src/config/app-config';
-import { ApiClient } from './support/http';
+import { ApiClient, waitFor } from './support/http';
 import { postMany, waitForSummary } from './support/channel-helpers';
 
 /** The README's walk-through, on the embedded default: no DATABASE_URL, no REDIS_URL. */
@@ -46,5 +46,24 @@ describe('embedded default (PGlite + in-process jobs)', () => {
     const again = (await start()).as(registered.body.token);
     const after = (await again.get('/api/v1/channels/demo/summary')).body;
     expect(after).toMatchObject({ version: summary.version, lastSeq: 25, coversThroughSeq: summary.coversThroughSeq });
+  });
+
+  it('keeps the thread index, the inbox and thread summaries on PGlite too', async () => {
+    const adminToken = readFileSync(join(dataDir, 'admin-token'), 'utf8').trim();
+    await app?.close(); // one process owns the data dir
+    const admin = (await start()).as(adminToken);
+    const tokens = await Promise.all(['bob', 'carol'].map(async (name) => (await admin.post('/api/v1/agents', { name })).body.token as string));
+    const [bob, carol] = tokens.map((token) => admin.as(token));
+    expect((await bob.post('/api/v1/channels', { name: 'pglite-threads' })).status).toBe(201);
+    await bob.post('/api/v1/channels/pglite-threads/messages', { type: 'QUERY', content: 'ready?', target: 'carol', correlationId: 'ready' });
+    expect((await carol.get('/api/v1/inbox')).body.map((i: { correlationId: string }) => i.correlationId)).toEqual(['ready']);
+    await carol.post('/api/v1/channels/pglite-threads/messages', { type: 'RESPONSE', content: 'yes', correlationId: 'ready' });
+    expect((await carol.get('/api/v1/inbox')).body).toEqual([]);
+    expect((await bob.get('/api/v1/channels/pglite-threads/threads/ready')).body).toMatchObject({ status: 'answered', closedSeq: 2 });
+    const summary = await waitFor(async () => {
+      const res = await bob.get('/api/v1/channels/pglite-threads/threads/ready/summary');
+      return res.status === 200 ? res.body : null;
+    }, 'the embedded thread summary');
+    expect(summary).toMatchObject({ closedBy: 'RESPONSE', messageCount: 2 });
   });
 });
