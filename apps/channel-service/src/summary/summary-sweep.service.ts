@@ -4,8 +4,6 @@ import { ThreadsRepository } from '../threads/threads.repository';
 import { SummaryQueue } from './queue/summary-queue';
 import { SummaryRepository } from './summary.repository';
 
-/** How long a channel whose job failed is left alone by the sweep, in sweep intervals. */
-export const SWEEP_ERROR_BACKOFF_INTERVALS = 12;
 /** Closed threads enqueued per sweep at most (the rest on the next sweeps, oldest close first). */
 export const SWEEP_THREAD_BATCH = 500;
 
@@ -44,7 +42,7 @@ export class SummarySweepService implements OnApplicationBootstrap, BeforeApplic
 
   async sweep(): Promise<number> {
     try {
-      const errorBackoffMs = this.config.QHORUS_SWEEP_INTERVAL_MS * SWEEP_ERROR_BACKOFF_INTERVALS;
+      const errorBackoffMs = this.config.summaryFailureBackoffMs;
       const due = await this.summaries.dueChannelIds(errorBackoffMs);
       for (const channelId of due) await this.queue.enqueue(channelId);
       const threads = await this.threads.dueForSummary(errorBackoffMs, SWEEP_THREAD_BATCH);

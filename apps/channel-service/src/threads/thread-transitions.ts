@@ -61,3 +61,49 @@ const TABLES: ReadonlyMap<MessageType, string> = new Map(MESSAGE_TYPES.map((type
 export function transitionTableJson(type: MessageType): string {
   return TABLES.get(type)!;
 }
+
+/**
+ * For a batch: the messages of one thread inside one batch (in seq order) folded into ONE
+ * transition per prior state, since one statement can write a row only once. Offsets count back
+ * from the group's last message (0 = last), so the statement derives seqs from its own.
+ */
+export interface GroupTransition {
+  s: ThreadStatus | null;
+  y: MessageType | null;
+  /** `keep` the current owner, or `set` it to `owner`. */
+  o: 'keep' | 'set';
+  owner: string | null;
+  /** Offset of the message that last opened the thread in the group (it becomes opener and opened seq), or null. */
+  open: number | null;
+  /** `keep` the closed seq, `clear` it (reopened, still open), or the offset of the message that closed it. */
+  close: 'keep' | 'clear' | number;
+}
+
+export function groupTransitionTable(messages: readonly { type: MessageType; target: string | null }[]): Record<string, GroupTransition> {
+  const table: Record<string, GroupTransition> = {};
+  const last = messages.length - 1;
+  for (const prior of PRIOR_STATES) {
+    let state: ThreadState | null = prior;
+    let open: number | null = null;
+    let close: GroupTransition['close'] = 'keep';
+    messages.forEach((m, i) => {
+      const step = threadStep(state, m);
+      state = step.next;
+      if (step.opened) {
+        open = last - i;
+        close = 'clear';
+      }
+      if (step.closed) close = last - i;
+    });
+    const next = state as ThreadState | null;
+    table[transitionKey(prior)] = {
+      s: next?.status ?? null,
+      y: next?.type ?? null,
+      o: next !== null && next.owner === OWNER ? 'keep' : 'set',
+      owner: next === null || next.owner === OWNER ? null : next.owner,
+      open,
+      close,
+    };
+  }
+  return table;
+}

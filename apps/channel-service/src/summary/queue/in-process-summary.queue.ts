@@ -86,7 +86,7 @@ export class InProcessSummaryQueue extends SummaryQueue {
   private async runWithRetries(job: SummaryJob): Promise<void> {
     for (let attempt = 1; attempt <= this.retry.attempts; attempt++) {
       try {
-        await this.handler!(job);
+        await this.handler!(job, attempt);
         return;
       } catch (err) {
         if (attempt === this.retry.attempts || this.closed) {

@@ -13,10 +13,12 @@ export function summaryJobKey(job: SummaryJob): string {
 
 /**
  * Runs one summary job. Rejecting means "failed; retry with backoff". The handler checks the
- * channel (or thread) is still due (Postgres decides), so a trigger kept while a job ran does not
- * cause a tiny extra step.
+ * channel (or thread) is still due (Postgres decides: threshold, time trigger or a recorded
+ * refresh; for a thread, the thread index), so a trigger kept while a job ran does not cause a
+ * tiny extra step. `attempt` counts from 1; a retry (> 1) was already spaced by the queue's
+ * backoff, so the channel's failure backoff does not hold it back.
  */
-export type SummaryJobHandler = (job: SummaryJob) => Promise<void>;
+export type SummaryJobHandler = (job: SummaryJob, attempt: number) => Promise<void>;
 
 /**
  * The summary job queue: at most one job queued or running per channel (and per thread), and a
