@@ -1,7 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { MessageType, ThreadState, threadStep } from '@qhorus/api';
 import { Client as PgClient } from 'pg';
-import { ApiClient } from './support/http';
+import { ApiClient, waitFor } from './support/http';
 import { callTool, connectMcp, useTool } from './support/mcp-client';
 import { startTestApp, TestApp } from './support/test-app';
 
@@ -205,6 +205,35 @@ describe('threads, inbox and MCP resources', () => {
       .map(([id, e]) => ({ correlationId: id, status: e.state!.status, type: e.state!.type, owner: e.state!.owner, opener: e.opener, openedSeq: e.openedSeq, closedSeq: e.closedSeq }))
       .sort((a, b) => a.openedSeq! - b.openedSeq!);
     expect(listed.map(({ correlationId, status, type, owner, opener, openedSeq, closedSeq }: ThreadRow) => ({ correlationId, status, type, owner, opener, openedSeq, closedSeq }))).toEqual(want);
+  });
+
+  it('a batch writes the index like single posts: several messages of one thread fold in order, and a close in a batch gets its summary', async () => {
+    await alice.post('/api/v1/channels', { name: 'batchy', summaryThreshold: MANUAL_ONLY });
+    await post(bob, 'batchy', { type: 'COMMAND', content: 'before the batch', target: 'alice', correlationId: 'pre' });
+    const batch = await alice.post('/api/v1/channels/batchy/messages/batch', {
+      messages: [
+        { type: 'QUERY', content: 'q', target: 'bob', correlationId: 'b1' },
+        { type: 'HANDOFF', content: 'carol knows', target: 'carol', correlationId: 'b1' },
+        { type: 'RESPONSE', content: 'answer', correlationId: 'b1' },
+        { type: 'STATUS', content: 'working on it', correlationId: 'pre' },
+        { type: 'COMMAND', content: 'next', target: 'bob', correlationId: 'b2' },
+        { type: 'DONE', content: 'done', correlationId: 'pre' },
+        { type: 'COMMAND', content: 'again', target: 'carol', correlationId: 'pre' },
+      ],
+    });
+    expect(batch.status).toBe(201);
+    const threads = (await alice.get('/api/v1/channels/batchy/threads')).body as ThreadRow[];
+    expect(threads.map(({ correlationId, status, type, owner, opener, openedSeq, closedSeq }) => ({ correlationId, status, type, owner, opener, openedSeq, closedSeq }))).toEqual([
+      { correlationId: 'b1', status: 'answered', type: 'QUERY', owner: 'carol', opener: 'alice', openedSeq: 2, closedSeq: 4 },
+      { correlationId: 'b2', status: 'open', type: 'COMMAND', owner: 'bob', opener: 'alice', openedSeq: 6, closedSeq: null },
+      { correlationId: 'pre', status: 'open', type: 'COMMAND', owner: 'carol', opener: 'alice', openedSeq: 8, closedSeq: null },
+    ]);
+    expect((await inbox(bob)).filter((i) => i.channel === 'batchy').map((i) => i.correlationId)).toEqual(['b2']);
+    const summary = await waitFor(async () => {
+      const res = await alice.get('/api/v1/channels/batchy/threads/b1/summary');
+      return res.status === 200 ? res.body : null;
+    }, 'the summary of the thread answered inside the batch');
+    expect(summary).toMatchObject({ closedBy: 'RESPONSE', messageCount: 3 });
   });
 
   it('MCP resources: each readable channel\'s summary and context, listed and read as the caller', async () => {
