@@ -1,18 +1,18 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
-import { MessageType } from '../libs/qhorus-api/src/message';
-import { CLOSED_THREAD_STATUSES, ThreadStatus, threadStep } from '../libs/qhorus-api/src/thread-rules';
+import { THREAD_RULES_AT_1765600000000 } from './1765600000000-thread-rules';
 
 /** Messages folded per round trip by the backfill. */
 export const THREAD_BACKFILL_BATCH = 1000;
 
-const CLOSED_LIST = CLOSED_THREAD_STATUSES.map((s) => `'${s}'`).join(', ');
+/** Statuses of a closed thread (DESIGN §2), as of this migration. */
+const CLOSED_LIST = ['answered', 'done', 'declined', 'failed'].map((s) => `'${s}'`).join(', ');
 
 /** A thread row as the backfill folds it (the columns the post statement writes). */
 interface FoldedThread {
   channelId: string;
   correlationId: string;
-  status: ThreadStatus | null;
-  type: MessageType | null;
+  status: string | null;
+  type: string | null;
   owner: string | null;
   opener: string | null;
   openedSeq: string | null;
@@ -45,8 +45,9 @@ const UPSERT_SQL = `
  * that only carries follow-ups (no QUERY, COMMAND or HANDOFF opened a thread for it yet), so the
  * post statement can always upsert and always sees the latest row (see messages.repository.ts).
  *
- * Backfill: each channel's messages with a correlation id, folded in seq order through the same
- * thread rules (threadStep), in batches. `summarised_seq` marks what thread_summaries already
+ * Backfill: each channel's messages with a correlation id, folded in seq order through the thread
+ * rules as of this migration (1765600000000-thread-rules.ts, a checked copy of applyThreadRule's
+ * table), in batches. `summarised_seq` marks what thread_summaries already
  * covers, so only closed threads without a summary of their last close become due.
  */
 export class ThreadIndex1765600000000 implements MigrationInterface {
@@ -95,7 +96,7 @@ export class ThreadIndex1765600000000 implements MigrationInterface {
 interface BackfillRow {
   channel_id: string;
   seq: string;
-  type: MessageType;
+  type: string;
   sender: string;
   correlation_id: string;
   target: string | null;
@@ -144,19 +145,20 @@ async function existing(q: QueryRunner, rows: BackfillRow[]): Promise<Map<string
 function fold(threads: Map<string, FoldedThread>, m: BackfillRow): void {
   const key = keyOf(String(m.channel_id), m.correlation_id);
   const row = threads.get(key);
-  const state = row?.status && row.type ? { status: row.status, type: row.type, owner: row.owner } : null;
-  const { next, opened, closed } = threadStep(state, { type: m.type, target: m.target });
+  const prior = row?.status && row.type ? `${row.status}|${row.type}` : '|';
+  const x = THREAD_RULES_AT_1765600000000[m.type]?.[prior];
+  if (!x) throw new Error(`thread index backfill: no rule for a ${m.type} message in a thread '${prior}' (message ${m.seq} of channel ${m.channel_id})`);
   const seq = String(m.seq);
   threads.set(key, {
     channelId: String(m.channel_id),
     correlationId: m.correlation_id,
-    status: next?.status ?? null,
-    type: next?.type ?? null,
-    owner: next?.owner ?? null,
-    opener: opened ? m.sender : (row?.opener ?? null),
-    openedSeq: opened ? seq : (row?.openedSeq ?? null),
-    openedAt: opened ? m.created_at : (row?.openedAt ?? null),
-    closedSeq: closed ? seq : opened ? null : (row?.closedSeq ?? null),
+    status: x.s,
+    type: x.y,
+    owner: x.s === null ? null : x.o === 'target' ? m.target : (row?.owner ?? null),
+    opener: x.open ? m.sender : (row?.opener ?? null),
+    openedSeq: x.open ? seq : (row?.openedSeq ?? null),
+    openedAt: x.open ? m.created_at : (row?.openedAt ?? null),
+    closedSeq: x.close ? seq : x.open ? null : (row?.closedSeq ?? null),
     updatedSeq: seq,
     updatedAt: m.created_at,
   });

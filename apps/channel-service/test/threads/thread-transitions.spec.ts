@@ -1,4 +1,5 @@
 import { applyThreadRule, MESSAGE_TYPES, MessageType, THREAD_OPENING_TYPES, THREAD_STATUSES, ThreadState } from '@qhorus/api';
+import { THREAD_RULES_AT_1765600000000 } from '../../../../migrations/1765600000000-thread-rules';
 import { ThreadTransition, transitionKey, transitionTableJson } from '../../src/threads/thread-transitions';
 
 /** What the post statement does with a table entry (messages.repository.ts, INSERT_WITH_THREAD_SQL). */
@@ -40,5 +41,9 @@ describe('thread transition tables (the thread rules as the post statement looks
     expect(rows['open|QUERY']).toEqual({ s: 'answered', y: 'QUERY', o: 'keep', open: false, close: true });
     expect(rows['open|COMMAND']).toEqual({ s: 'open', y: 'COMMAND', o: 'keep', open: false, close: false });
     expect(rows['|']).toEqual({ s: null, y: null, o: 'keep', open: false, close: false });
+  });
+
+  it('the thread index migration\'s frozen copy still equals the rules (it backfills with it)', () => {
+    for (const type of MESSAGE_TYPES) expect({ type, table: THREAD_RULES_AT_1765600000000[type] }).toEqual({ type, table: JSON.parse(transitionTableJson(type)) });
   });
 });
