@@ -1,5 +1,6 @@
 import { plainToInstance, Transform } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Max, Min, MinLength, validateSync } from 'class-validator';
+import { DEFAULT_SUMMARY_TEXT_MAX_CHARS, SUMMARY_TEXT_MIN_CHARS } from '@qhorus/blocks-summarisation';
 
 export const ROLES = ['api', 'worker', 'all'] as const;
 export type Role = (typeof ROLES)[number];
@@ -24,6 +25,7 @@ export const CONFIG_DEFAULTS = {
   QHORUS_SUMMARY_TIMEOUT_MS: 60_000,
   QHORUS_SUMMARY_ABORT_GRACE_MS: 30_000,
   QHORUS_SUMMARY_HISTORY_KEEP: 50,
+  QHORUS_SUMMARY_TEXT_MAX_CHARS: DEFAULT_SUMMARY_TEXT_MAX_CHARS,
   QHORUS_JOB_ATTEMPTS: 3,
   QHORUS_JOB_BACKOFF_MS: 1_000,
   QHORUS_WORKER_CONCURRENCY: 4,
@@ -83,6 +85,8 @@ export class AppConfig {
   @Transform(toInt) @IsInt() @Min(0) QHORUS_SUMMARY_ABORT_GRACE_MS: number = CONFIG_DEFAULTS.QHORUS_SUMMARY_ABORT_GRACE_MS;
   /** Summary versions kept per channel in the history (the newest; older ones are pruned at each commit). */
   @Transform(toInt) @IsInt() @Min(1) QHORUS_SUMMARY_HISTORY_KEEP: number = CONFIG_DEFAULTS.QHORUS_SUMMARY_HISTORY_KEEP;
+  /** The one cap on every summary text (every strategy, a custom one's and a manual override's), in characters. */
+  @Transform(toInt) @IsInt() @Min(SUMMARY_TEXT_MIN_CHARS) QHORUS_SUMMARY_TEXT_MAX_CHARS: number = CONFIG_DEFAULTS.QHORUS_SUMMARY_TEXT_MAX_CHARS;
   @Transform(toInt) @IsInt() @Min(1) QHORUS_JOB_ATTEMPTS: number = CONFIG_DEFAULTS.QHORUS_JOB_ATTEMPTS;
   @Transform(toInt) @IsInt() @Min(0) QHORUS_JOB_BACKOFF_MS: number = CONFIG_DEFAULTS.QHORUS_JOB_BACKOFF_MS;
   @Transform(toInt) @IsInt() @Min(1) QHORUS_WORKER_CONCURRENCY: number = CONFIG_DEFAULTS.QHORUS_WORKER_CONCURRENCY;
