@@ -45,7 +45,10 @@ module.exports = {
 
   /** Heuristic summariser in process: batches like the job's chunks, previous result carried. */
   HEURISTIC: {
-    MESSAGES: 100_000,
+    MESSAGES: int('BENCH_HEURISTIC_MESSAGES', 100_000),
+    /** The job path: batches of the default threshold. */
+    JOB_BATCH: 20,
+    /** The old in-process figure: batches like the job's chunks, previous result object carried. */
     BATCH: 500,
     WARMUP_PASSES: 3,
     PASSES: 9,
