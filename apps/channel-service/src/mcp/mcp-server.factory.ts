@@ -16,7 +16,8 @@ export const MCP_INSTRUCTIONS =
   'Qhorus: typed messages in named channels, each with a self-maintaining summary. To join a channel: list_channels, ' +
   'then get_channel_summary (state so far), then check_messages after_seq=<coversThroughSeq> for what is newer, or ' +
   'get_channel_context for a ready-made prompt within a token budget. Post with send_message; answer a QUERY or ' +
-  'COMMAND with RESPONSE and its correlation_id.';
+  'COMMAND with RESPONSE and its correlation_id. To wait for an answer or for work addressed to you, call ' +
+  'wait_for_messages (addressed_to_me=true) instead of polling; mark_read records how far you have read.';
 
 /**
  * Builds one MCP server for one request, bound to the caller: the transport is stateless, so
@@ -37,9 +38,9 @@ export class McpServerFactory {
       server.registerTool(
         tool.name,
         { description: tool.description, inputSchema: tool.input, annotations: tool.annotations },
-        async (args: unknown) => {
+        async (args: unknown, extra: { signal?: AbortSignal }) => {
           try {
-            return toolResult(await tool.run((args ?? {}) as Record<string, unknown>, by));
+            return toolResult(await tool.run((args ?? {}) as Record<string, unknown>, by, extra?.signal));
           } catch (error) {
             return toolError(error, this.logger);
           }

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { MessageType } from '@qhorus/api';
 import { Database } from '../database/database';
 import { MESSAGE_COLUMNS, MessageRow } from './message.entity';
+import { MessageFilter } from './message-filter';
 
 export interface NewMessage {
   type: MessageType;
@@ -57,6 +58,46 @@ const RANGE_SQL = `
   WHERE channel_id = $1 AND seq > $2 AND seq <= COALESCE($3::bigint, ${MAX_SEQ}) AND ($5 OR type <> 'EVENT')
   ORDER BY seq LIMIT $4`;
 
+/** Which page of a channel: seqs in (afterSeq, beforeSeq), the oldest `limit` of them, or the newest with `newest`. */
+export interface MessagePage {
+  afterSeq: number;
+  /** Exclusive upper bound; null = none. */
+  beforeSeq: number | null;
+  limit: number;
+  newest: boolean;
+}
+
+/** The optional equality filters, in parameter order, with their columns (each has an index: migrations/1765500000000). */
+const EQUALITY_FILTERS = [
+  ['topic', 'topic'],
+  ['sender', 'sender'],
+  ['correlationId', 'correlation_id'],
+  ['target', 'target'],
+] as const;
+
+/**
+ * The statement for one shape of filter: only the filters given appear, as plain equalities, so
+ * every one is an index condition in Postgres' generic plan too (`$n IS NULL OR col = $n` would
+ * not be). 2 × 2⁴ × 2 shapes at most, each built once (the Database prepares each text once).
+ */
+function messagePageSql(typesGiven: boolean, present: readonly boolean[], newest: boolean): string {
+  const where = [`channel_id = $1`, `seq > $2`, `seq < COALESCE($3::bigint, ${MAX_SEQ})`];
+  where.push(typesGiven ? `type = ANY($5::text[])` : `($5 OR type <> 'EVENT')`);
+  let n = 5;
+  EQUALITY_FILTERS.forEach(([, column], i) => {
+    if (present[i]) where.push(`${column} = $${++n}`);
+  });
+  return `SELECT ${MESSAGE_COLUMNS} FROM messages WHERE ${where.join(' AND ')} ORDER BY seq${newest ? ' DESC' : ''} LIMIT $4`;
+}
+
+const pageSqlCache = new Map<string, string>();
+export function pageSql(typesGiven: boolean, present: readonly boolean[], newest: boolean): string {
+  const key = `${typesGiven}${present.join('')}${newest}`;
+  let sql = pageSqlCache.get(key);
+  if (!sql) pageSqlCache.set(key, (sql = messagePageSql(typesGiven, present, newest)));
+  return sql;
+}
+
 const THREAD_SQL = `SELECT ${MESSAGE_COLUMNS} FROM messages WHERE channel_id = $1 AND correlation_id = $2 ORDER BY seq`;
 
 @Injectable()
@@ -106,6 +147,21 @@ export class MessagesRepository {
       RANGE_SQL,
       [channelId, afterSeq, throughSeq, limit, includeEvents],
     );
+  }
+
+  /** One page of messages matching `filter`, in ascending seq whichever end it was taken from. */
+  async page(channelId: string, page: MessagePage, filter: MessageFilter): Promise<MessageRow[]> {
+    const values = EQUALITY_FILTERS.map(([field]) => filter[field]);
+    const present = values.map((v) => v !== null);
+    const rows: MessageRow[] = await this.db.query(pageSql(filter.types !== null, present, page.newest), [
+      channelId,
+      page.afterSeq,
+      page.beforeSeq,
+      page.limit,
+      filter.types ?? filter.includeEvents,
+      ...values.filter((v) => v !== null),
+    ]);
+    return page.newest ? rows.reverse() : rows;
   }
 
   /** Every message of one thread, in seq order. */
