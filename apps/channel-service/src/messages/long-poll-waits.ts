@@ -26,6 +26,7 @@ export class TooManyWaitsException extends HttpException {
 export class LongPollWaits implements BeforeApplicationShutdown {
   private readonly perAgent = new Map<string, number>();
   private readonly sleeping = new Set<() => void>();
+  private closing = false;
 
   constructor(
     private readonly hub: ChannelEventHub,
@@ -52,8 +53,14 @@ export class LongPollWaits implements BeforeApplicationShutdown {
     return n;
   }
 
+  /** Waits subscribed and asleep until a matching post (or their deadline). */
+  get sleepingCount(): number {
+    return this.sleeping.size;
+  }
+
   /** Wakes every wait so the HTTP server can close: each answers with what is there. */
   beforeApplicationShutdown(): void {
+    this.closing = true;
     for (const wake of [...this.sleeping]) wake();
   }
 
@@ -81,11 +88,11 @@ export class LongPollWaits implements BeforeApplicationShutdown {
     const timer = setTimeout(wake, waitMs);
     const onAbort = () => wake();
     signal?.addEventListener('abort', onAbort);
-    this.sleeping.add(wake);
     const stopListening = await this.fanout.listen();
     try {
       const again = await read();
-      if (again.length > 0 || signal?.aborted) return again;
+      if (again.length > 0 || signal?.aborted || this.closing) return again;
+      this.sleeping.add(wake);
       await woken;
       return signal?.aborted ? [] : await read();
     } finally {
