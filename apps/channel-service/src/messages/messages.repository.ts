@@ -78,16 +78,21 @@ const EQUALITY_FILTERS = [
 /**
  * The statement for one shape of filter: only the filters given appear, as plain equalities, so
  * every one is an index condition in Postgres' generic plan too (`$n IS NULL OR col = $n` would
- * not be). 2 × 2⁴ × 2 shapes at most, each built once (the Database prepares each text once).
+ * not be). A type list is one ordered index range per type (`type = ANY(…)` would be a filter
+ * on the seq index, scanning the channel for a rare type), merged and cut to the page. 2 × 2⁴ × 2
+ * shapes at most, each built once (the Database prepares each text once).
  */
 function messagePageSql(typesGiven: boolean, present: readonly boolean[], newest: boolean): string {
   const where = [`channel_id = $1`, `seq > $2`, `seq < COALESCE($3::bigint, ${MAX_SEQ})`];
-  where.push(typesGiven ? `type = ANY($5::text[])` : `($5 OR type <> 'EVENT')`);
+  where.push(typesGiven ? `type = wanted.t` : `($5 OR type <> 'EVENT')`);
   let n = 5;
   EQUALITY_FILTERS.forEach(([, column], i) => {
     if (present[i]) where.push(`${column} = $${++n}`);
   });
-  return `SELECT ${MESSAGE_COLUMNS} FROM messages WHERE ${where.join(' AND ')} ORDER BY seq${newest ? ' DESC' : ''} LIMIT $4`;
+  const order = (seq: string) => `ORDER BY ${seq}${newest ? ' DESC' : ''} LIMIT $4`;
+  const select = `SELECT ${MESSAGE_COLUMNS} FROM messages WHERE ${where.join(' AND ')} ${order('seq')}`;
+  if (!typesGiven) return select;
+  return `SELECT m.* FROM unnest($5::text[]) AS wanted(t) CROSS JOIN LATERAL (${select}) m ${order('m.seq')}`;
 }
 
 const pageSqlCache = new Map<string, string>();
