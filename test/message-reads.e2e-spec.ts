@@ -1,6 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { Client as PgClient } from 'pg';
 import { MessageType } from '@qhorus/api';
+import { MessageFilter, NO_FILTER } from '../apps/channel-service/src/messages/message-filter';
 import { pageSql } from '../apps/channel-service/src/messages/messages.repository';
 import { ApiClient } from './support/http';
 import { callTool, connectMcp, useTool } from './support/mcp-client';
@@ -153,8 +154,7 @@ describe('message reads: filters, backward paging, read cursors', () => {
       );
       await pg.query('ANALYZE messages');
       await pg.query('SET plan_cache_mode = force_generic_plan');
-      const none = { types: null, includeEvents: false, topic: null, sender: null, correlationId: null, target: null };
-      const cases: [string, Partial<typeof none> & { types?: MessageType[] | null }, unknown, string][] = [
+      const cases: [string, Partial<MessageFilter>, unknown, string][] = [
         ['type', { types: [MessageType.QUERY] }, ['QUERY'], 'messages_channel_type_idx'],
         ['topic', { topic: 'deploy' }, 'deploy', 'messages_channel_topic_idx'],
         ['sender', { sender: 'carol' }, 'carol', 'messages_channel_sender_idx'],
@@ -162,7 +162,7 @@ describe('message reads: filters, backward paging, read cursors', () => {
         ['target', { target: 'bob' }, 'bob', 'messages_channel_target_idx'],
       ];
       for (const [name, filter, value, index] of cases) {
-        const f = { ...none, ...filter };
+        const f: MessageFilter = { ...NO_FILTER, ...filter };
         const present = [f.topic, f.sender, f.correlationId, f.target].map((v) => v !== null);
         const sql = pageSql(f.types !== null, present, false);
         const typeParam = f.types ? f.types : false;
