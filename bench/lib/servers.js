@@ -7,9 +7,9 @@ const dist = require('./dist');
 const { startServer } = require('./processes');
 
 /** The service as `npm start` runs it, logging at warn, with the rate limit lifted (see config). */
-function startService({ databaseUrl, queuePrefix, poolSize, nodeArgs }) {
+function startService({ databaseUrl, queuePrefix, poolSize, nodeArgs, env = {}, label = 'service' }) {
   return startServer({
-    label: 'service',
+    label,
     script: dist.SERVICE_ENTRY,
     nodeArgs,
     readyPath: '/health',
@@ -23,6 +23,7 @@ function startService({ databaseUrl, queuePrefix, poolSize, nodeArgs }) {
       QHORUS_DB_POOL_SIZE: String(poolSize),
       QHORUS_RATE_LIMIT_PER_SECOND: cfg.RATE_LIMIT_LIFTED,
       QHORUS_RATE_LIMIT_BURST: cfg.RATE_LIMIT_LIFTED,
+      ...env,
     },
   });
 }

@@ -1,3 +1,4 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
 import { MESSAGE_TYPES } from '@qhorus/api';
 import { Transform } from 'class-transformer';
 import { ArrayNotEmpty, IsBoolean, IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, Min, ValidationArguments } from 'class-validator';
@@ -59,6 +60,7 @@ export class ListMessagesQuery {
   includeEvents?: boolean;
 
   /** Only these types: a comma list such as `QUERY,COMMAND` (naming EVENT includes telemetry). */
+  @ApiPropertyOptional({ type: String, example: 'QUERY,COMMAND', description: 'Only these types, a comma list (naming EVENT includes telemetry)' })
   @IsOptional()
   @Transform(toTypeList)
   @ArrayNotEmpty()
