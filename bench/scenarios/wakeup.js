@@ -41,8 +41,8 @@ async function metric(client, name) {
   return line ? Number(line.split(' ').pop()) : NaN;
 }
 
-/** Posts at `rate` msg/s round-robin over `channels` until `stop()`; counts failures. */
-function pacedLoad(client, channels, rate) {
+/** Posts at `rate` msg/s round-robin over `channels` and `clients` until `stop()`; counts failures. */
+function pacedLoad(clients, channels, rate) {
   const body = JSON.parse(POST_BODY);
   const start = nowMs();
   let issued = 0;
@@ -53,6 +53,7 @@ function pacedLoad(client, channels, rate) {
     if (stopped) return;
     const due = Math.floor(((nowMs() - start) / 1000) * rate);
     while (issued < due) {
+      const client = clients[issued % clients.length];
       const p = client.post(`/api/v1/channels/${channels[issued++ % channels.length]}/messages`, body).then(
         (r) => r.status === 201 || failures++,
         () => failures++,
@@ -71,13 +72,13 @@ function pacedLoad(client, channels, rate) {
   };
 }
 
-/** Posts as fast as `connections` loops can for `seconds`; returns posts/s. */
-async function closedLoopPosts(client, channels, connections, seconds) {
+/** Posts as fast as one loop per client can for `seconds`; returns posts/s. */
+async function closedLoopPosts(clients, channels, seconds) {
   const body = JSON.parse(POST_BODY);
   const end = nowMs() + seconds * 1000;
   let done = 0;
   await Promise.all(
-    Array.from({ length: connections }, async (_, i) => {
+    clients.map(async (client, i) => {
       while (nowMs() < end) {
         await client.expectOk('POST', `/api/v1/channels/${channels[i % channels.length]}/messages`, body);
         done++;
@@ -131,7 +132,10 @@ async function measureWakeup(stamp = runStamp()) {
   const poolSize = CONFIG_DEFAULTS.QHORUS_DB_POOL_SIZE;
   const db = await createDatabase(stamp, 'wakeup');
   const queuePrefix = `qbench-${stamp}-wakeup`;
-  const env = { QHORUS_LONG_POLL_MAX_PER_AGENT: String(Math.ceil(WAKEUP.WAITERS / WAKEUP.WAITER_AGENTS)) };
+  // Every knob at its default: the waiters are spread over as many agents as the default per-agent
+  // cap needs, the load over LOAD_AGENTS (each under the default rate limit).
+  const waitsPerAgent = CONFIG_DEFAULTS.QHORUS_LONG_POLL_MAX_PER_AGENT;
+  const env = {};
   const servers = [];
   try {
     const a = await startService({ databaseUrl: db.url, queuePrefix, poolSize, env, label: 'service A' });
@@ -142,6 +146,8 @@ async function measureWakeup(stamp = runStamp()) {
     const register = async (name) => (await adminA.expectOk('POST', '/api/v1/agents', { name })).token;
     const posterToken = await register('poster');
     const waiterToken = await register('waiter');
+    const loaders = [];
+    for (let i = 0; i < WAKEUP.LOAD_AGENTS; i++) loaders.push(new JsonClient(a.url, await register(`loader-${i}`), 16));
     const posterA = new JsonClient(a.url, posterToken, 64);
     const probeA = new JsonClient(a.url, posterToken, 2); // its own sockets: never queued behind the load
     const waiterA = new JsonClient(a.url, waiterToken, 4);
@@ -151,7 +157,7 @@ async function measureWakeup(stamp = runStamp()) {
 
     // 1. Latency under load, both placements alternating, Redis round trips in the same window.
     log(`latency: ${WAKEUP.SAMPLES} samples per placement under ${WAKEUP.LOAD_RATE} msg/s`);
-    const stopLoad = pacedLoad(posterA, loadChannels, WAKEUP.LOAD_RATE);
+    const stopLoad = pacedLoad(loaders, loadChannels, WAKEUP.LOAD_RATE);
     let sampling = true;
     const redisSamples = redisRoundTrips(WAKEUP.SAMPLES, WAKEUP.ARM_MS, () => !sampling);
     const same = [];
@@ -180,14 +186,16 @@ async function measureWakeup(stamp = runStamp()) {
 
     // 2. Many waiters on B.
     log(`${WAKEUP.WAITERS} waiters on one instance`);
-    const postB = new JsonClient(b.url, posterToken, WAKEUP.THROUGHPUT_CONNECTIONS);
+    // One agent per connection, each under the default rate limit.
+    const postB = [];
+    for (let i = 0; i < WAKEUP.THROUGHPUT_CONNECTIONS; i++) postB.push(new JsonClient(b.url, await register(`closed-loop-${i}`), 1));
     const adminB = new JsonClient(b.url, ADMIN_TOKEN);
-    const without1 = await closedLoopPosts(postB, loadChannels, WAKEUP.THROUGHPUT_CONNECTIONS, WAKEUP.THROUGHPUT_S);
+    const without1 = await closedLoopPosts(postB, loadChannels, WAKEUP.THROUGHPUT_S);
     await sleep(WAKEUP.SETTLE_MS);
     const rssBefore = rssBytes(b.pid);
     const heapBefore = await metric(adminB, HEAP_METRIC);
     const tokens = [];
-    for (let i = 0; i < WAKEUP.WAITER_AGENTS; i++) tokens.push(await register(`waiter-${i}`));
+    for (let i = 0; i < Math.ceil(WAKEUP.WAITERS / waitsPerAgent); i++) tokens.push(await register(`waiter-${i}`));
     const manyAgent = new http.Agent({ keepAlive: false, maxSockets: Infinity });
     const waits = Array.from({ length: WAKEUP.WAITERS }, (_, i) =>
       new Promise((resolve) => {
@@ -214,17 +222,17 @@ async function measureWakeup(stamp = runStamp()) {
                  FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`;
       return (await c.query(q)).rows[0];
     });
-    const withWaiters = await closedLoopPosts(postB, loadChannels, WAKEUP.THROUGHPUT_CONNECTIONS, WAKEUP.THROUGHPUT_S);
+    const withWaiters = await closedLoopPosts(postB, loadChannels, WAKEUP.THROUGHPUT_S);
     // Release them all with one post on the other instance.
     const releasedAt = nowMs();
     await posterA.expectOk('POST', '/api/v1/channels/idle/messages', { content: 'everyone up' });
     const answers = await Promise.all(waits);
     const woken = answers.filter((r) => r.status === 200 && r.count === 1);
     await sleep(WAKEUP.SETTLE_MS);
-    const without2 = await closedLoopPosts(postB, loadChannels, WAKEUP.THROUGHPUT_CONNECTIONS, WAKEUP.THROUGHPUT_S);
+    const without2 = await closedLoopPosts(postB, loadChannels, WAKEUP.THROUGHPUT_S);
     const withoutWaiters = (without1 + without2) / 2;
 
-    for (const c of [adminA, posterA, probeA, waiterA, waiterB, postB, adminB]) c.close();
+    for (const c of [adminA, posterA, probeA, waiterA, waiterB, adminB, ...loaders, ...postB]) c.close();
     const stats = (xs) => ({ p50: percentile(xs, 50), p95: percentile(xs, 95), samples: xs.length });
     return {
       loadRate: load.rate,
@@ -237,6 +245,7 @@ async function measureWakeup(stamp = runStamp()) {
       postP50: percentile(posts, 50),
       waitTimeouts: timeouts,
       waiters: WAKEUP.WAITERS,
+      waiterAgents: tokens.length,
       waitersHeld: held,
       rssPerWaiterBytes: (rssWith - rssBefore) / WAKEUP.WAITERS,
       heapPerWaiterBytes: (heapWith - heapBefore) / WAKEUP.WAITERS,
