@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../database/database';
+import { readableSql, Viewer } from './channel-access';
 import { Channel, CHANNEL_COLUMNS, ChannelRow, toChannel } from './channel.entity';
 
 export type NewChannel = Omit<Channel, 'id' | 'lastSeq' | 'tokenTotal' | 'createdAt'>;
@@ -28,7 +29,7 @@ const FIND_BY_ID_SQL = `SELECT ${CHANNEL_COLUMNS} FROM channels WHERE id = $1`;
 
 const LIST_VISIBLE_SQL = `
   SELECT ${CHANNEL_COLUMNS} FROM channels
-  WHERE $2 OR members IS NULL OR cardinality(members) = 0 OR $1 = ANY(members)
+  WHERE ${readableSql('members', { name: '$1', admin: '$2' })}
   ORDER BY name`;
 
 const PREFIXED_COLUMNS = CHANNEL_COLUMNS.split(', ').map((c) => `c.${c}`).join(', ');
@@ -37,7 +38,7 @@ const WITH_CURSOR = `SELECT ${PREFIXED_COLUMNS}, COALESCE(r.through_seq, 0) AS r
   FROM channels c LEFT JOIN read_cursors r ON r.channel_id = c.id AND r.agent = $1`;
 
 const LIST_VISIBLE_WITH_CURSORS_SQL = `${WITH_CURSOR}
-  WHERE $2 OR c.members IS NULL OR cardinality(c.members) = 0 OR $1 = ANY(c.members)
+  WHERE ${readableSql('c.members', { name: '$1', admin: '$2' })}
   ORDER BY c.name`;
 
 const FIND_BY_NAME_WITH_CURSOR_SQL = `${WITH_CURSOR} WHERE c.name = $2`;
@@ -75,17 +76,14 @@ export class ChannelsRepository {
   }
 
   /** Channels the caller may see: public ones, and private ones listing them (all for the admin). */
-  async listVisible(viewer: string, admin: boolean): Promise<Channel[]> {
-    const rows: ChannelRow[] = await this.db.query(
-      LIST_VISIBLE_SQL,
-      [viewer, admin],
-    );
+  async listVisible(viewer: Viewer): Promise<Channel[]> {
+    const rows: ChannelRow[] = await this.db.query(LIST_VISIBLE_SQL, [viewer.name, viewer.admin]);
     return rows.map(toChannel);
   }
 
   /** As `listVisible`, each with the viewer's read cursor. */
-  async listVisibleWithCursors(viewer: string, admin: boolean): Promise<ChannelForReader[]> {
-    const rows: ChannelWithCursorRow[] = await this.db.query(LIST_VISIBLE_WITH_CURSORS_SQL, [viewer, admin]);
+  async listVisibleWithCursors(viewer: Viewer): Promise<ChannelForReader[]> {
+    const rows: ChannelWithCursorRow[] = await this.db.query(LIST_VISIBLE_WITH_CURSORS_SQL, [viewer.name, viewer.admin]);
     return rows.map(withCursor);
   }
 

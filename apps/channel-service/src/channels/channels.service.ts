@@ -1,11 +1,11 @@
-import { BadRequestException, ConflictException, ForbiddenException, Injectable, NotFoundException } from '@nestjs/common';
+import { BadRequestException, ConflictException, ForbiddenException, Injectable } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { SummariserRegistry } from '@qhorus/blocks-channel-summary';
 import { isAdmin, Principal } from '../auth/principal';
 import { isUniqueViolation } from '../common/database-errors';
 import { AppConfig } from '../config/app-config';
 import { Channel } from './channel.entity';
-import { canAccess } from './channel-access';
+import { accessParams, canAccess, channelNotFound } from './channel-access';
 import { ChannelChanges, ChannelForReader, ChannelsRepository } from './channels.repository';
 import { ReadCursorsRepository } from './read-cursors.repository';
 import { unreadCount } from './channel.view';
@@ -48,24 +48,24 @@ export class ChannelsService {
   /** The channel if the caller may see it; 404 otherwise, so a private channel's existence never leaks. */
   async get(name: string, by: Principal): Promise<Channel> {
     const channel = await this.channels.findByName(name);
-    if (!channel || !canAccess(channel, by)) throw new NotFoundException(`Channel '${name}' not found`);
+    if (!channel || !canAccess(channel, by)) throw channelNotFound(name);
     return channel;
   }
 
   list(by: Principal): Promise<Channel[]> {
-    return this.channels.listVisible(by.name, isAdmin(by));
+    return this.channels.listVisible(accessParams(by));
   }
 
   /** As `get`, with the caller's read cursor. */
   async getForReader(name: string, by: Principal): Promise<ChannelForReader> {
     const found = await this.channels.findByNameWithCursor(name, by.name);
-    if (!found || !canAccess(found.channel, by)) throw new NotFoundException(`Channel '${name}' not found`);
+    if (!found || !canAccess(found.channel, by)) throw channelNotFound(name);
     return found;
   }
 
   /** As `list`, each with the caller's read cursor. */
   listForReader(by: Principal): Promise<ChannelForReader[]> {
-    return this.channels.listVisibleWithCursors(by.name, isAdmin(by));
+    return this.channels.listVisibleWithCursors(accessParams(by));
   }
 
   /** The caller's read cursor on the channel (0 when nothing is marked read). */
