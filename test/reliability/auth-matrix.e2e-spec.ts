@@ -41,6 +41,7 @@ const MATRIX: Row[] = [
   { method: 'GET', url: '/api/v1/channels/:name', call: (c) => ({ path: ch(c) }), expect: statuses(401, 401, 404, 200, 200), channelScoped: true },
   { method: 'PATCH', url: '/api/v1/channels/:name', call: (c) => ({ path: ch(c), body: { description: 'changed' } }), expect: statuses(401, 401, 404, 200, 200), channelScoped: true },
   { method: 'POST', url: '/api/v1/channels/:name/messages', call: (c, u) => ({ path: ch(c, '/messages'), body: { content: `hello ${u}` } }), expect: statuses(401, 401, 404, 201, 201), channelScoped: true },
+  { method: 'POST', url: '/api/v1/channels/:name/messages/batch', call: (c, u) => ({ path: ch(c, '/messages/batch'), body: { messages: [{ content: `batch from ${u}` }] } }), expect: statuses(401, 401, 404, 201, 201), channelScoped: true },
   { method: 'GET', url: '/api/v1/channels/:name/messages', call: (c) => ({ path: ch(c, '/messages') }), expect: statuses(401, 401, 404, 200, 200), channelScoped: true },
   { method: 'POST', url: '/api/v1/channels/:name/read', call: (c) => ({ path: ch(c, '/read'), body: { throughSeq: 0 } }), expect: statuses(401, 401, 404, 200, 200), channelScoped: true },
   { method: 'GET', url: '/api/v1/channels/:name/summary', call: (c) => ({ path: ch(c, '/summary') }), expect: statuses(401, 401, 404, 200, 200), channelScoped: true },
