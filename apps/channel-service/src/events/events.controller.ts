@@ -39,6 +39,11 @@ export class EventsController {
   ): Promise<void> {
     const requested = resumeFrom(lastEventId, query.afterSeq); // 400 before anything is read
     const channel = await this.channels.get(name, by); // 404 (as JSON) before any byte of the stream
+    // HEAD (Fastify serves it from this GET route): the stream's headers, no stream that never ends.
+    if (reply.request.method === 'HEAD') {
+      await reply.header('content-type', 'text/event-stream').send();
+      return;
+    }
     const resume: StreamResume = requested ?? { afterSeq: channel.lastSeq, summaryAfterVersion: null };
     reply.hijack();
     const stream = new SseStream(reply.raw);
