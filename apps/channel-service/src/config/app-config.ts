@@ -11,6 +11,9 @@ export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', '
 export const MODEL_SUMMARISER_POLICIES = ['admin', 'creator', 'anyone'] as const;
 export type ModelSummariserPolicy = (typeof MODEL_SUMMARISER_POLICIES)[number];
 
+/** A long poll must answer before an MCP client's default 60 s request timeout. */
+export const LONG_POLL_CEILING_MS = 59_000;
+
 /** Every knob and its named default. `.env.example` lists the same names. */
 export const CONFIG_DEFAULTS = {
   PORT: 3000,
@@ -34,8 +37,6 @@ export const CONFIG_DEFAULTS = {
   QHORUS_JOB_BACKOFF_MS: 1_000,
   QHORUS_WORKER_CONCURRENCY: 4,
   QHORUS_SWEEP_INTERVAL_MS: 5_000,
-  QHORUS_THREAD_IDLE_MS: 15 * 60_000,
-  QHORUS_THREAD_TICK_MS: 10_000,
   QHORUS_MAX_CONTENT_BYTES: 64 * 1024,
   QHORUS_BODY_LIMIT_BYTES: 1024 * 1024,
   QHORUS_BATCH_MAX_MESSAGES: 500,
@@ -43,6 +44,8 @@ export const CONFIG_DEFAULTS = {
   QHORUS_JSON_MAX_DEPTH: 32,
   QHORUS_PAGE_LIMIT_MAX: 1000,
   QHORUS_PAGE_LIMIT_DEFAULT: 100,
+  QHORUS_LONG_POLL_MAX_MS: 30_000,
+  QHORUS_LONG_POLL_MAX_PER_AGENT: 16,
   QHORUS_RATE_LIMIT_PER_SECOND: 200,
   QHORUS_RATE_LIMIT_BURST: 1000,
   QHORUS_DB_POOL_SIZE: 10,
@@ -110,10 +113,6 @@ export class AppConfig {
   @Transform(toInt) @IsInt() @Min(0) QHORUS_JOB_BACKOFF_MS: number = CONFIG_DEFAULTS.QHORUS_JOB_BACKOFF_MS;
   @Transform(toInt) @IsInt() @Min(1) QHORUS_WORKER_CONCURRENCY: number = CONFIG_DEFAULTS.QHORUS_WORKER_CONCURRENCY;
   @Transform(toInt) @IsInt() @Min(100) QHORUS_SWEEP_INTERVAL_MS: number = CONFIG_DEFAULTS.QHORUS_SWEEP_INTERVAL_MS;
-  /** Thread summaries: an open thread with no message for this long is dropped from memory (its summary is still made when it closes). */
-  @Transform(toInt) @IsInt() @Min(1) QHORUS_THREAD_IDLE_MS: number = CONFIG_DEFAULTS.QHORUS_THREAD_IDLE_MS;
-  /** Thread summaries: how often idle threads are dropped and failed thread summaries retried. */
-  @Transform(toInt) @IsInt() @Min(100) QHORUS_THREAD_TICK_MS: number = CONFIG_DEFAULTS.QHORUS_THREAD_TICK_MS;
   @Transform(toInt) @IsInt() @Min(1) QHORUS_MAX_CONTENT_BYTES: number = CONFIG_DEFAULTS.QHORUS_MAX_CONTENT_BYTES;
   @Transform(toInt) @IsInt() @Min(1024) QHORUS_BODY_LIMIT_BYTES: number = CONFIG_DEFAULTS.QHORUS_BODY_LIMIT_BYTES;
   /** `POST …/messages/batch`: most messages in one batch (413 beyond). */
@@ -124,6 +123,10 @@ export class AppConfig {
   @Transform(toInt) @IsInt() @Min(2) QHORUS_JSON_MAX_DEPTH: number = CONFIG_DEFAULTS.QHORUS_JSON_MAX_DEPTH;
   @Transform(toInt) @IsInt() @Min(1) QHORUS_PAGE_LIMIT_MAX: number = CONFIG_DEFAULTS.QHORUS_PAGE_LIMIT_MAX;
   @Transform(toInt) @IsInt() @Min(1) QHORUS_PAGE_LIMIT_DEFAULT: number = CONFIG_DEFAULTS.QHORUS_PAGE_LIMIT_DEFAULT;
+  /** Longest `waitMs` a long poll may ask for; below the 60 s an MCP client (and many proxies) wait by default. */
+  @Transform(toInt) @IsInt() @Min(1) @Max(LONG_POLL_CEILING_MS) QHORUS_LONG_POLL_MAX_MS: number = CONFIG_DEFAULTS.QHORUS_LONG_POLL_MAX_MS;
+  /** Concurrent long polls (REST waitMs, MCP wait_for_messages) one agent may hold on one instance; more is a 429. */
+  @Transform(toInt) @IsInt() @Min(1) QHORUS_LONG_POLL_MAX_PER_AGENT: number = CONFIG_DEFAULTS.QHORUS_LONG_POLL_MAX_PER_AGENT;
   @Transform(toInt) @IsInt() @Min(1) QHORUS_RATE_LIMIT_PER_SECOND: number = CONFIG_DEFAULTS.QHORUS_RATE_LIMIT_PER_SECOND;
   @Transform(toInt) @IsInt() @Min(1) QHORUS_RATE_LIMIT_BURST: number = CONFIG_DEFAULTS.QHORUS_RATE_LIMIT_BURST;
   @Transform(toInt) @IsInt() @Min(1) QHORUS_DB_POOL_SIZE: number = CONFIG_DEFAULTS.QHORUS_DB_POOL_SIZE;

@@ -3,6 +3,7 @@ import { AppConfig } from '../config/app-config';
 import { ChannelsModule } from '../channels/channels.module';
 import { ModelUsageRepository } from '../cost/model-usage.repository';
 import { MessagesModule } from '../messages/messages.module';
+import { ThreadsModule } from '../threads/threads.module';
 import { SummaryQueue } from './queue/summary-queue';
 import { summaryQueueProvider } from './queue/summary-queue.provider';
 import { SummaryController } from './summary.controller';
@@ -14,7 +15,7 @@ import { SummarySweepService } from './summary-sweep.service';
 import { SummaryTriggerListener } from './summary-trigger.listener';
 
 @Module({
-  imports: [ChannelsModule, MessagesModule],
+  imports: [ChannelsModule, MessagesModule, ThreadsModule],
   controllers: [SummaryController],
   providers: [
     summaryQueueProvider,
