@@ -5,6 +5,9 @@ import { SummaryRefreshRequest1764500000000 } from './1764500000000-summary-refr
 /** Every migration, in order. Listed explicitly so the app, the CLI and jest load the same set. */
 export const MIGRATIONS = [InitialSchema1764400000000, SummaryRefreshRequest1764500000000];
 
+/** How long opening a connection to Postgres may take before it fails (pool and dedicated connections alike). */
+export const CONNECT_TIMEOUT_MS = 5_000;
+
 /**
  * The one place that describes the database connection, shared by the CLI and the app.
  * `queryTimeoutMs`: a query with no answer by then fails (e.g. a network partition: the socket
@@ -19,7 +22,7 @@ export function dataSourceOptions(url: string, poolSize: number, queryTimeoutMs?
     migrations: MIGRATIONS,
     migrationsTableName: 'qhorus_migrations',
     entities: [],
-    extra: { max: poolSize, connectionTimeoutMillis: 5_000, ...(queryTimeoutMs ? { query_timeout: queryTimeoutMs } : {}) },
+    extra: { max: poolSize, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, ...(queryTimeoutMs ? { query_timeout: queryTimeoutMs } : {}) },
   };
 }
 

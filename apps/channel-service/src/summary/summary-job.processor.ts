@@ -1,5 +1,6 @@
 import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
+import { ChannelJobLock } from './channel-job-lock';
 import { SummaryQueue } from './queue/summary-queue';
 import { SummaryJobRunner } from './summary-job.runner';
 import { SummaryRepository } from './summary.repository';
@@ -16,18 +17,27 @@ export class SummaryJobProcessor implements OnApplicationBootstrap {
     private readonly runner: SummaryJobRunner,
     private readonly summaries: SummaryRepository,
     private readonly config: AppConfig,
+    private readonly locks: ChannelJobLock,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
     if (this.config.runsWorker) await this.queue.startWorker((channelId) => this.process(channelId));
   }
 
-  /** Runs only if the channel is still due (a kept trigger may find it already covered). */
+  /**
+   * Runs only if the channel is still due (a kept trigger may find it already covered), and only
+   * if no other process is running the channel's job (then that one re-checks when it ends).
+   */
   async process(channelId: string): Promise<void> {
+    const held = await this.locks.whileHeld(channelId, () => this.runIfDue(channelId));
+    if (!held.busy && held.value) await this.queue.enqueue(channelId);
+  }
+
+  /** Returns whether the channel is due again afterwards. */
+  private async runIfDue(channelId: string): Promise<boolean> {
     const due = await this.summaries.findDue(channelId, this.config.QHORUS_SUMMARY_CHUNK_SIZE);
-    if (!due) return;
+    if (!due) return false;
     // Due again (posts kept coming): the last commit says so; without a commit, ask.
-    const dueAgain = (await this.runner.run(due)) ?? (await this.summaries.isDue(channelId));
-    if (dueAgain) await this.queue.enqueue(channelId);
+    return (await this.runner.run(due)) ?? (await this.summaries.isDue(channelId));
   }
 }

@@ -2,6 +2,7 @@ import { BeforeApplicationShutdown, Module } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
 import { ChannelsModule } from '../channels/channels.module';
 import { MessagesModule } from '../messages/messages.module';
+import { ChannelJobLock, PostgresChannelJobLock, ProcessLocalJobLock } from './channel-job-lock';
 import { SummaryQueue } from './queue/summary-queue';
 import { summaryQueueProvider } from './queue/summary-queue.provider';
 import { SummaryController } from './summary.controller';
@@ -17,6 +18,12 @@ import { SummaryTriggerListener } from './summary-trigger.listener';
   controllers: [SummaryController],
   providers: [
     summaryQueueProvider,
+    {
+      provide: ChannelJobLock,
+      inject: [AppConfig],
+      useFactory: (config: AppConfig): ChannelJobLock =>
+        config.embeddedDatabase ? new ProcessLocalJobLock() : new PostgresChannelJobLock(config.DATABASE_URL!, config.QHORUS_DB_QUERY_TIMEOUT_MS),
+    },
     SummaryRepository,
     SummaryService,
     SummaryJobRunner,
@@ -30,10 +37,12 @@ export class SummaryModule implements BeforeApplicationShutdown {
   constructor(
     private readonly queue: SummaryQueue,
     private readonly config: AppConfig,
+    private readonly locks: ChannelJobLock,
   ) {}
 
-  /** Before the database closes: drain the worker, then close the queue and its connections. */
+  /** Before the database closes: drain the worker, then close the queue and its connections (the job locks last: jobs hold them). */
   async beforeApplicationShutdown(): Promise<void> {
     await this.queue.close(this.config.QHORUS_SHUTDOWN_TIMEOUT_MS);
+    await this.locks.close();
   }
 }
