@@ -25,6 +25,8 @@ export const CONFIG_DEFAULTS = {
   QHORUS_JOB_ATTEMPTS: 3,
   QHORUS_JOB_BACKOFF_MS: 1_000,
   QHORUS_WORKER_CONCURRENCY: 4,
+  QHORUS_JOB_LOCK_MS: 5_000,
+  QHORUS_JOB_STALLED_CHECK_MS: 2_000,
   QHORUS_SWEEP_INTERVAL_MS: 5_000,
   QHORUS_THREAD_IDLE_MS: 15 * 60_000,
   QHORUS_THREAD_TICK_MS: 10_000,
@@ -74,6 +76,10 @@ export class AppConfig {
   @Transform(toInt) @IsInt() @Min(1) QHORUS_JOB_ATTEMPTS: number = CONFIG_DEFAULTS.QHORUS_JOB_ATTEMPTS;
   @Transform(toInt) @IsInt() @Min(0) QHORUS_JOB_BACKOFF_MS: number = CONFIG_DEFAULTS.QHORUS_JOB_BACKOFF_MS;
   @Transform(toInt) @IsInt() @Min(1) QHORUS_WORKER_CONCURRENCY: number = CONFIG_DEFAULTS.QHORUS_WORKER_CONCURRENCY;
+  /** BullMQ lock per running job, renewed every half of it: a crashed worker's job is free again after this long. */
+  @Transform(toInt) @IsInt() @Min(1000) QHORUS_JOB_LOCK_MS: number = CONFIG_DEFAULTS.QHORUS_JOB_LOCK_MS;
+  /** How often workers move jobs whose lock expired back to waiting (takeover of a crashed job ≤ lock + 2 checks). */
+  @Transform(toInt) @IsInt() @Min(100) QHORUS_JOB_STALLED_CHECK_MS: number = CONFIG_DEFAULTS.QHORUS_JOB_STALLED_CHECK_MS;
   @Transform(toInt) @IsInt() @Min(100) QHORUS_SWEEP_INTERVAL_MS: number = CONFIG_DEFAULTS.QHORUS_SWEEP_INTERVAL_MS;
   /** Thread summaries: an open thread with no message for this long is dropped from memory (its summary is still made when it closes). */
   @Transform(toInt) @IsInt() @Min(1) QHORUS_THREAD_IDLE_MS: number = CONFIG_DEFAULTS.QHORUS_THREAD_IDLE_MS;

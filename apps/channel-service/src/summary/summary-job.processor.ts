@@ -1,7 +1,7 @@
 import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
 import { ChannelJobLock } from './channel-job-lock';
-import { SummaryQueue } from './queue/summary-queue';
+import { SummaryJobOutcome, SummaryQueue } from './queue/summary-queue';
 import { SummaryJobRunner } from './summary-job.runner';
 import { SummaryRepository } from './summary.repository';
 
@@ -28,9 +28,11 @@ export class SummaryJobProcessor implements OnApplicationBootstrap {
    * Runs only if the channel is still due (a kept trigger may find it already covered), and only
    * if no other process is running the channel's job (then that one re-checks when it ends).
    */
-  async process(channelId: string): Promise<void> {
+  async process(channelId: string): Promise<SummaryJobOutcome> {
     const held = await this.locks.whileHeld(channelId, () => this.runIfDue(channelId));
-    if (!held.busy && held.value) await this.queue.enqueue(channelId);
+    if (held.busy) return 'busy';
+    if (held.value) await this.queue.enqueue(channelId);
+    return 'done';
   }
 
   /** Returns whether the channel is due again afterwards. */

@@ -1,9 +1,15 @@
 /**
+ * What a job run came to: `done` (ran, or found nothing due), or `busy`: another process is
+ * running the channel's job right now (ChannelJobLock), so this one did nothing.
+ */
+export type SummaryJobOutcome = 'done' | 'busy';
+
+/**
  * Runs one summary job for a channel. Rejecting means "failed; retry with backoff". The handler
  * checks the channel is still due (Postgres decides: threshold, time trigger or a recorded
  * refresh), so a trigger kept while a job ran does not cause a tiny extra step.
  */
-export type SummaryJobHandler = (channelId: string) => Promise<void>;
+export type SummaryJobHandler = (channelId: string) => Promise<SummaryJobOutcome>;
 
 /**
  * The summary job queue, per channel: at most one job queued or running per channel, and a
@@ -17,8 +23,9 @@ export abstract class SummaryQueue {
   abstract startWorker(handler: SummaryJobHandler): Promise<void>;
   /**
    * Lets in-flight jobs finish for up to `graceMs`; jobs still running then are handed back
-   * (BullMQ: left to be picked up again as stalled; in-process: re-derived by the sweep at the
-   * next start, since Postgres still shows the backlog). Then releases connections.
+   * (BullMQ: moved back to waiting, so another worker takes them at once; in-process: re-derived
+   * by the sweep of another instance or at the next start, since Postgres still shows the backlog).
+   * Then releases connections.
    */
   abstract close(graceMs: number): Promise<void>;
   /** True when the queue's backing store answers (for health). */
