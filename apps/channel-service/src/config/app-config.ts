@@ -37,6 +37,7 @@ export const CONFIG_DEFAULTS = {
   QHORUS_PAGE_LIMIT_DEFAULT: 100,
   QHORUS_RATE_LIMIT_PER_SECOND: 200,
   QHORUS_RATE_LIMIT_BURST: 1000,
+  QHORUS_RATE_LIMIT_LEASE: 10,
   QHORUS_DB_POOL_SIZE: 10,
   QHORUS_DB_QUERY_TIMEOUT_MS: 15_000,
   QHORUS_TOKEN_CACHE_SIZE: 10_000,
@@ -93,6 +94,8 @@ export class AppConfig {
   @Transform(toInt) @IsInt() @Min(1) QHORUS_PAGE_LIMIT_DEFAULT: number = CONFIG_DEFAULTS.QHORUS_PAGE_LIMIT_DEFAULT;
   @Transform(toInt) @IsInt() @Min(1) QHORUS_RATE_LIMIT_PER_SECOND: number = CONFIG_DEFAULTS.QHORUS_RATE_LIMIT_PER_SECOND;
   @Transform(toInt) @IsInt() @Min(1) QHORUS_RATE_LIMIT_BURST: number = CONFIG_DEFAULTS.QHORUS_RATE_LIMIT_BURST;
+  /** With Redis: tokens an instance leases from an agent's shared bucket at a time (one Redis call per this many requests). */
+  @Transform(toInt) @IsInt() @Min(1) QHORUS_RATE_LIMIT_LEASE: number = CONFIG_DEFAULTS.QHORUS_RATE_LIMIT_LEASE;
   @Transform(toInt) @IsInt() @Min(1) QHORUS_DB_POOL_SIZE: number = CONFIG_DEFAULTS.QHORUS_DB_POOL_SIZE;
   /** A query with no answer by then fails with a 503 (a partition leaves sockets open and silent). */
   @Transform(toInt) @IsInt() @Min(100) QHORUS_DB_QUERY_TIMEOUT_MS: number = CONFIG_DEFAULTS.QHORUS_DB_QUERY_TIMEOUT_MS;
