@@ -2,7 +2,7 @@
 'use strict';
 // `npm run bench`: builds the service, starts it in production mode (Postgres + BullMQ) next to
 // a bare Fastify + pg baseline, and measures the figures of docs/benchmarks.md.
-//   --only=post,get,freshness,heuristic,linearity   a subset (default: all)
+//   --only=post,get,freshness,heuristic,linearity,sweep   a subset (default: all)
 //   --profile                                       all three servers under `node --cpu-prof` (see bench/tools/)
 //   --no-build                                      reuse dist/
 // Durations: BENCH_DURATION_S, BENCH_ROUNDS, BENCH_WARMUP_S (see bench/config.js).
@@ -22,7 +22,7 @@ const { runStamp } = require('./lib/stamp');
 const { compare, measuredWindows } = require('./scenarios/throughput');
 const { measureFreshness } = require('./scenarios/freshness');
 
-const ALL = ['post', 'get', 'freshness', 'heuristic', 'linearity'];
+const ALL = ['post', 'get', 'freshness', 'heuristic', 'linearity', 'sweep'];
 const args = process.argv.slice(2);
 const only = (args.find((a) => a.startsWith('--only=')) ?? `--only=${ALL.join(',')}`).slice('--only='.length).split(',');
 const unknown = only.filter((name) => !ALL.includes(name));
@@ -47,7 +47,7 @@ function runJsonScript(script, env = {}, cpu) {
 }
 
 async function main() {
-  const report = { figures: [], freshness: null, heuristic: null, linearity: null };
+  const report = { figures: [], freshness: null, heuristic: null, linearity: null, sweep: null };
   const started = new Date();
   const loadBefore = load();
   log(`Qhorus bench ${started.toISOString()} — ${os.cpus().length} CPUs, load average ${loadBefore}`);
@@ -160,6 +160,10 @@ async function main() {
     if (wants('linearity')) {
       log(`  linearity: ${cfg.LINEARITY.MESSAGES} messages into one channel at threshold ${cfg.LINEARITY.THRESHOLD}`);
       report.linearity = runJsonScript('scenarios/linearity.js', { BENCH_STAMP: stamp });
+    }
+    if (wants('sweep')) {
+      log(`  sweep: one round's query with ${cfg.SWEEP.CHANNELS} idle channels`);
+      report.sweep = runJsonScript('scenarios/sweep.js');
     }
   } finally {
     for (const cleanup of cleanups) await cleanup().catch((e) => log(`cleanup: ${e.message}`));

@@ -8,7 +8,7 @@ const pct = (n) => `${(n * 100).toFixed(0)} %`;
 const verdict = (ok) => (ok ? 'PASS' : 'MISS');
 
 /** The markdown table `npm run bench` prints (and docs/benchmarks.md records). */
-function renderReport({ figures, freshness, heuristic, linearity }) {
+function renderReport({ figures, freshness, heuristic, linearity, sweep }) {
   const lines = [];
   if (figures.length > 0) {
     // Each figure against both yardsticks: the plain baseline (statements parsed and planned every
@@ -59,6 +59,14 @@ function renderReport({ figures, freshness, heuristic, linearity }) {
       `${linearity.ratio.toFixed(3)} (${int(linearity.itemsHanded)} items in ${linearity.summariserCalls} calls)`,
       `= ${TARGETS.LINEARITY.toFixed(1)}`,
       verdict(linearity.ratio === TARGETS.LINEARITY && linearity.seqsNeverSeen === 0),
+    ]);
+  }
+  if (sweep) {
+    rows.push([
+      `Sweep round, ${int(sweep.idle)} idle channels (${int(sweep.idleWithBacklog)} with a backlog under the threshold) + ${sweep.due} due, median of ${sweep.rounds} (full scan before: ${sweep.fullScan.medianMs.toFixed(1)} ms)`,
+      `${sweep.indexed.medianMs.toFixed(2)} ms (p95 ${sweep.indexed.p95Ms.toFixed(2)} ms, ${sweep.indexed.found} found)`,
+      `indexed, same channels`,
+      verdict(sweep.sameChannels && sweep.usesIndexes),
     ]);
   }
   if (rows.length > 0) {

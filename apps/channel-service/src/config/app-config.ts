@@ -28,6 +28,7 @@ export const CONFIG_DEFAULTS = {
   QHORUS_JOB_LOCK_MS: 5_000,
   QHORUS_JOB_STALLED_CHECK_MS: 2_000,
   QHORUS_SWEEP_INTERVAL_MS: 5_000,
+  QHORUS_SWEEP_BATCH: 1_000,
   QHORUS_THREAD_IDLE_MS: 15 * 60_000,
   QHORUS_THREAD_TICK_MS: 10_000,
   QHORUS_MAX_CONTENT_BYTES: 64 * 1024,
@@ -82,6 +83,8 @@ export class AppConfig {
   /** How often workers move jobs whose lock expired back to waiting (takeover of a crashed job ≤ lock + 2 checks). */
   @Transform(toInt) @IsInt() @Min(100) QHORUS_JOB_STALLED_CHECK_MS: number = CONFIG_DEFAULTS.QHORUS_JOB_STALLED_CHECK_MS;
   @Transform(toInt) @IsInt() @Min(100) QHORUS_SWEEP_INTERVAL_MS: number = CONFIG_DEFAULTS.QHORUS_SWEEP_INTERVAL_MS;
+  /** Most due channels one sweep round enqueues (the rest wait for the next round). */
+  @Transform(toInt) @IsInt() @Min(1) QHORUS_SWEEP_BATCH: number = CONFIG_DEFAULTS.QHORUS_SWEEP_BATCH;
   /** Thread summaries: an open thread with no message for this long is dropped from memory (its summary is still made when it closes). */
   @Transform(toInt) @IsInt() @Min(1) QHORUS_THREAD_IDLE_MS: number = CONFIG_DEFAULTS.QHORUS_THREAD_IDLE_MS;
   /** Thread summaries: how often idle threads are dropped and failed thread summaries retried. */

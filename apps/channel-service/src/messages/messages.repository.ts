@@ -29,7 +29,9 @@ const PREFIXED_COLUMNS = MESSAGE_COLUMNS.split(', ').map((c) => `m.${c}`).join('
 
 const INSERT_SQL = `
   WITH c AS (
-    UPDATE channels SET last_seq = last_seq + 1
+    UPDATE channels SET last_seq = last_seq + 1,
+      -- The sweep's index (migration 1765300000000): the backlog has reached the threshold.
+      summary_due = last_seq + 1 - COALESCE((SELECT s.covers_through_seq FROM channel_summaries s WHERE s.channel_id = channels.id), 0) >= summary_threshold
     WHERE name = $1
       AND ($3 OR members IS NULL OR cardinality(members) = 0 OR $2 = ANY(members))
       AND ($9::bigint IS NULL OR $9::bigint <= last_seq)
