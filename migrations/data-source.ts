@@ -1,10 +1,11 @@
 import { DataSource, DataSourceOptions } from 'typeorm';
 import { InitialSchema1764400000000 } from './1764400000000-initial-schema';
 import { SummaryRefreshRequest1764500000000 } from './1764500000000-summary-refresh-request';
+import { SummaryTokensAndRetention1765200000000 } from './1765200000000-summary-tokens-and-retention';
 import { SummaryDueFlag1765300000000 } from './1765300000000-summary-due-flag';
 
 /** Every migration, in order. Listed explicitly so the app, the CLI and jest load the same set. */
-export const MIGRATIONS = [InitialSchema1764400000000, SummaryRefreshRequest1764500000000, SummaryDueFlag1765300000000];
+export const MIGRATIONS = [InitialSchema1764400000000, SummaryRefreshRequest1764500000000, SummaryTokensAndRetention1765200000000, SummaryDueFlag1765300000000];
 
 /** How long opening a connection to Postgres may take before it fails (pool and dedicated connections alike). */
 export const CONNECT_TIMEOUT_MS = 5_000;

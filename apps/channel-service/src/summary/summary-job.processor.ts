@@ -21,23 +21,27 @@ export class SummaryJobProcessor implements OnApplicationBootstrap {
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    if (this.config.runsWorker) await this.queue.startWorker((channelId) => this.process(channelId));
+    if (this.config.runsWorker) await this.queue.startWorker((channelId, attempt) => this.process(channelId, attempt));
   }
 
   /**
-   * Runs only if the channel is still due (a kept trigger may find it already covered), and only
-   * if no other process is running the channel's job (then that one re-checks when it ends).
+   * Runs only if the channel is still due (a kept trigger may find it already covered), only if
+   * no other process is running the channel's job (then that one re-checks when it ends) and, for
+   * a first attempt, not in its failure backoff: whatever triggered the job (a post, a kept
+   * trigger, the time trigger, the sweep), a summariser that just failed is not called again
+   * until the backoff has passed. Retries of this job and a manual refresh pass.
    */
-  async process(channelId: string): Promise<SummaryJobOutcome> {
-    const held = await this.locks.whileHeld(channelId, () => this.runIfDue(channelId));
+  async process(channelId: string, attempt = 1): Promise<SummaryJobOutcome> {
+    const held = await this.locks.whileHeld(channelId, () => this.runIfDue(channelId, attempt));
     if (held.busy) return 'busy';
     if (held.value) await this.queue.enqueue(channelId);
     return 'done';
   }
 
   /** Returns whether the channel is due again afterwards. */
-  private async runIfDue(channelId: string): Promise<boolean> {
-    const due = await this.summaries.findDue(channelId, this.config.QHORUS_SUMMARY_CHUNK_SIZE);
+  private async runIfDue(channelId: string, attempt: number): Promise<boolean> {
+    const backoff = { ms: this.config.summaryFailureBackoffMs, retry: attempt > 1 };
+    const due = await this.summaries.findDue(channelId, this.config.QHORUS_SUMMARY_CHUNK_SIZE, backoff);
     if (!due) return false;
     // Due again (posts kept coming): the last commit says so; without a commit, ask.
     return (await this.runner.run(due)) ?? (await this.summaries.isDue(channelId));

@@ -100,7 +100,8 @@ export class BullmqSummaryQueue extends SummaryQueue {
   private async run(job: Job<SummaryJobData>, token: string, handler: SummaryJobHandler): Promise<void> {
     this.active.set(job.id!, { job, token });
     try {
-      if ((await handler(job.data.channelId)) === 'busy') {
+      // attemptsMade: failed attempts so far (a busy channel's delay is not one).
+      if ((await handler(job.data.channelId, job.attemptsMade + 1)) === 'busy') {
         await job.moveToDelayed(Date.now() + BUSY_CHANNEL_RETRY_MS, token);
         throw new DelayedError(); // tells BullMQ the job was moved, not finished
       }
