@@ -1,4 +1,4 @@
-import { MAX_SUMMARY_THRESHOLD } from '../../apps/channel-service/src/channels/dto/create-channel.dto';
+import { MAX_SUMMARY_THRESHOLD } from '../../apps/channel-service/src/channels/dto/channel-name';
 import { ApiClient, waitFor } from '../support/http';
 import { loadSwaggerPluginMetadata } from '../support/swagger-plugin-metadata';
 import { startTestApp, TEST_ADMIN_TOKEN, TestApp } from '../support/test-app';
