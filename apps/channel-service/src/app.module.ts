@@ -8,6 +8,7 @@ import { ChannelsModule } from './channels/channels.module';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
+import { EventStreamsModule } from './events/event-streams.module';
 import { EventsModule } from './events/events.module';
 import { HealthModule } from './health/health.module';
 import { loggerOptions } from './logging/logger.options';
@@ -46,6 +47,7 @@ export class AppModule {
           imports: options.imports,
           strategies: options.summarisers,
           tiered: { t1: config.QHORUS_TIERED_SMALL_MAX, t2: config.QHORUS_TIERED_MEDIUM_MAX },
+          textMaxChars: config.QHORUS_SUMMARY_TEXT_MAX_CHARS,
           llm: {
             apiKey: config.ANTHROPIC_API_KEY ?? null,
             baseURL: config.ANTHROPIC_BASE_URL ?? null,
@@ -65,6 +67,7 @@ export class AppModule {
         ProjectionModule,
         McpModule,
         EventsModule,
+        EventStreamsModule,
         HealthModule,
         MetricsModule,
         ...(options.imports ?? []),

@@ -15,3 +15,14 @@ export function channelView(c: Channel) {
     createdAt: c.createdAt,
   };
 }
+
+/**
+ * A channel as its reader sees it: with the reader's cursor and `unread`, the number of messages
+ * after the cursor — every message, EVENT telemetry included, so it is `lastSeq − readThroughSeq`
+ * and costs nothing to compute (docs/decisions.md).
+ */
+export function readerChannelView(c: Channel, readThroughSeq: number) {
+  return { ...channelView(c), readThroughSeq, unread: unreadCount(c.lastSeq, readThroughSeq) };
+}
+
+export const unreadCount = (lastSeq: number, readThroughSeq: number) => Math.max(0, lastSeq - readThroughSeq);

@@ -1,10 +1,11 @@
-import { Body, Controller, Get, Param, Patch, Post } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, HttpStatus, Param, Patch, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal } from '../auth/auth.decorators';
 import { Principal } from '../auth/principal';
-import { channelView } from './channel.view';
+import { channelView, readerChannelView } from './channel.view';
 import { ChannelsService } from './channels.service';
 import { CreateChannelDto } from './dto/create-channel.dto';
+import { MarkReadDto } from './dto/mark-read.dto';
 import { UpdateChannelDto } from './dto/update-channel.dto';
 
 @ApiTags('channels')
@@ -21,12 +22,20 @@ export class ChannelsController {
 
   @Get()
   async list(@CurrentPrincipal() by: Principal) {
-    return (await this.channels.list(by)).map(channelView);
+    return (await this.channels.listForReader(by)).map((c) => readerChannelView(c.channel, c.readThroughSeq));
   }
 
   @Get(':name')
   async get(@Param('name') name: string, @CurrentPrincipal() by: Principal) {
-    return channelView(await this.channels.get(name, by));
+    const { channel, readThroughSeq } = await this.channels.getForReader(name, by);
+    return readerChannelView(channel, readThroughSeq);
+  }
+
+  /** Moves the caller's read cursor forward (a lower throughSeq is a no-op returning the current cursor). */
+  @Post(':name/read')
+  @HttpCode(HttpStatus.OK)
+  async markRead(@Param('name') name: string, @Body() dto: MarkReadDto, @CurrentPrincipal() by: Principal) {
+    return this.channels.markRead(name, dto.throughSeq, by);
   }
 
   @Patch(':name')

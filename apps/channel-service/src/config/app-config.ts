@@ -1,10 +1,14 @@
 import { plainToInstance, Transform } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Max, Min, MinLength, validateSync } from 'class-validator';
+import { DEFAULT_SUMMARY_TEXT_MAX_CHARS, SUMMARY_TEXT_MIN_CHARS } from '@qhorus/blocks-summarisation';
 
 export const ROLES = ['api', 'worker', 'all'] as const;
 export type Role = (typeof ROLES)[number];
 export const LLM_MODES = ['EDIT', 'APPEND'] as const;
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/** A long poll must answer before an MCP client's default 60 s request timeout. */
+export const LONG_POLL_CEILING_MS = 59_000;
 
 /** Every knob and its named default. `.env.example` lists the same names. */
 export const CONFIG_DEFAULTS = {
@@ -24,6 +28,7 @@ export const CONFIG_DEFAULTS = {
   QHORUS_SUMMARY_TIMEOUT_MS: 60_000,
   QHORUS_SUMMARY_ABORT_GRACE_MS: 30_000,
   QHORUS_SUMMARY_HISTORY_KEEP: 50,
+  QHORUS_SUMMARY_TEXT_MAX_CHARS: DEFAULT_SUMMARY_TEXT_MAX_CHARS,
   QHORUS_JOB_ATTEMPTS: 3,
   QHORUS_JOB_BACKOFF_MS: 1_000,
   QHORUS_WORKER_CONCURRENCY: 4,
@@ -31,8 +36,6 @@ export const CONFIG_DEFAULTS = {
   QHORUS_JOB_STALLED_CHECK_MS: 2_000,
   QHORUS_SWEEP_INTERVAL_MS: 5_000,
   QHORUS_SWEEP_BATCH: 1_000,
-  QHORUS_THREAD_IDLE_MS: 15 * 60_000,
-  QHORUS_THREAD_TICK_MS: 10_000,
   QHORUS_MAX_CONTENT_BYTES: 64 * 1024,
   QHORUS_BODY_LIMIT_BYTES: 1024 * 1024,
   QHORUS_BATCH_MAX_MESSAGES: 500,
@@ -40,6 +43,8 @@ export const CONFIG_DEFAULTS = {
   QHORUS_JSON_MAX_DEPTH: 32,
   QHORUS_PAGE_LIMIT_MAX: 1000,
   QHORUS_PAGE_LIMIT_DEFAULT: 100,
+  QHORUS_LONG_POLL_MAX_MS: 30_000,
+  QHORUS_LONG_POLL_MAX_PER_AGENT: 16,
   QHORUS_RATE_LIMIT_PER_SECOND: 200,
   QHORUS_RATE_LIMIT_BURST: 1000,
   QHORUS_RATE_LIMIT_LEASE: 10,
@@ -89,6 +94,8 @@ export class AppConfig {
   @Transform(toInt) @IsInt() @Min(0) QHORUS_SUMMARY_ABORT_GRACE_MS: number = CONFIG_DEFAULTS.QHORUS_SUMMARY_ABORT_GRACE_MS;
   /** Summary versions kept per channel in the history (the newest; older ones are pruned at each commit). */
   @Transform(toInt) @IsInt() @Min(1) QHORUS_SUMMARY_HISTORY_KEEP: number = CONFIG_DEFAULTS.QHORUS_SUMMARY_HISTORY_KEEP;
+  /** The one cap on every summary text (every strategy, a custom one's and a manual override's), in characters. */
+  @Transform(toInt) @IsInt() @Min(SUMMARY_TEXT_MIN_CHARS) QHORUS_SUMMARY_TEXT_MAX_CHARS: number = CONFIG_DEFAULTS.QHORUS_SUMMARY_TEXT_MAX_CHARS;
   @Transform(toInt) @IsInt() @Min(1) QHORUS_JOB_ATTEMPTS: number = CONFIG_DEFAULTS.QHORUS_JOB_ATTEMPTS;
   @Transform(toInt) @IsInt() @Min(0) QHORUS_JOB_BACKOFF_MS: number = CONFIG_DEFAULTS.QHORUS_JOB_BACKOFF_MS;
   @Transform(toInt) @IsInt() @Min(1) QHORUS_WORKER_CONCURRENCY: number = CONFIG_DEFAULTS.QHORUS_WORKER_CONCURRENCY;
@@ -99,10 +106,6 @@ export class AppConfig {
   @Transform(toInt) @IsInt() @Min(100) QHORUS_SWEEP_INTERVAL_MS: number = CONFIG_DEFAULTS.QHORUS_SWEEP_INTERVAL_MS;
   /** Most due channels one sweep round enqueues (the rest wait for the next round). */
   @Transform(toInt) @IsInt() @Min(1) QHORUS_SWEEP_BATCH: number = CONFIG_DEFAULTS.QHORUS_SWEEP_BATCH;
-  /** Thread summaries: an open thread with no message for this long is dropped from memory (its summary is still made when it closes). */
-  @Transform(toInt) @IsInt() @Min(1) QHORUS_THREAD_IDLE_MS: number = CONFIG_DEFAULTS.QHORUS_THREAD_IDLE_MS;
-  /** Thread summaries: how often idle threads are dropped and failed thread summaries retried. */
-  @Transform(toInt) @IsInt() @Min(100) QHORUS_THREAD_TICK_MS: number = CONFIG_DEFAULTS.QHORUS_THREAD_TICK_MS;
   @Transform(toInt) @IsInt() @Min(1) QHORUS_MAX_CONTENT_BYTES: number = CONFIG_DEFAULTS.QHORUS_MAX_CONTENT_BYTES;
   @Transform(toInt) @IsInt() @Min(1024) QHORUS_BODY_LIMIT_BYTES: number = CONFIG_DEFAULTS.QHORUS_BODY_LIMIT_BYTES;
   /** `POST …/messages/batch`: most messages in one batch (413 beyond). */
@@ -113,6 +116,10 @@ export class AppConfig {
   @Transform(toInt) @IsInt() @Min(2) QHORUS_JSON_MAX_DEPTH: number = CONFIG_DEFAULTS.QHORUS_JSON_MAX_DEPTH;
   @Transform(toInt) @IsInt() @Min(1) QHORUS_PAGE_LIMIT_MAX: number = CONFIG_DEFAULTS.QHORUS_PAGE_LIMIT_MAX;
   @Transform(toInt) @IsInt() @Min(1) QHORUS_PAGE_LIMIT_DEFAULT: number = CONFIG_DEFAULTS.QHORUS_PAGE_LIMIT_DEFAULT;
+  /** Longest `waitMs` a long poll may ask for; below the 60 s an MCP client (and many proxies) wait by default. */
+  @Transform(toInt) @IsInt() @Min(1) @Max(LONG_POLL_CEILING_MS) QHORUS_LONG_POLL_MAX_MS: number = CONFIG_DEFAULTS.QHORUS_LONG_POLL_MAX_MS;
+  /** Concurrent long polls (REST waitMs, MCP wait_for_messages) one agent may hold on one instance; more is a 429. */
+  @Transform(toInt) @IsInt() @Min(1) QHORUS_LONG_POLL_MAX_PER_AGENT: number = CONFIG_DEFAULTS.QHORUS_LONG_POLL_MAX_PER_AGENT;
   @Transform(toInt) @IsInt() @Min(1) QHORUS_RATE_LIMIT_PER_SECOND: number = CONFIG_DEFAULTS.QHORUS_RATE_LIMIT_PER_SECOND;
   @Transform(toInt) @IsInt() @Min(1) QHORUS_RATE_LIMIT_BURST: number = CONFIG_DEFAULTS.QHORUS_RATE_LIMIT_BURST;
   /** With Redis: tokens an instance leases from an agent's shared bucket at a time (one Redis call per this many requests). */

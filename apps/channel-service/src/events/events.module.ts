@@ -1,35 +1,34 @@
 import { BeforeApplicationShutdown, Inject, Module } from '@nestjs/common';
-import { ChannelsModule } from '../channels/channels.module';
 import { AppConfig } from '../config/app-config';
 import { Database } from '../database/database';
 import { toMessage } from '../messages/message.entity';
 import { MessagePostedEvent } from '../messages/message-posted.event';
-import { MessagesModule } from '../messages/messages.module';
 import { MessagesRepository } from '../messages/messages.repository';
 import { ChannelEventHub } from './channel-event-hub';
 import { ChannelEventRelay } from './channel-event-relay';
 import { messagePostedStreamEvent } from './channel-stream-event';
-import { ChannelSubscriptions } from './channel-subscriptions';
 import { EventFanout, LocalOnlyFanout } from './event-fanout';
-import { EventsController } from './events.controller';
 import { PostgresEventFanout } from './postgres-event-fanout';
 import { PostgresNotifications } from './postgres-notifications';
 import { RedisEventFanout } from './redis-event-fanout';
 
 /**
- * Live channel events over SSE, across instances through Redis pub/sub when REDIS_URL is set,
- * through Postgres LISTEN/NOTIFY when only DATABASE_URL is (the embedded database serves one
- * process: events stay in it). `PostgresNotifications` is exported for anything else that needs
- * to nudge the other instances on the database (null on the embedded database); it opens its
- * listening connection only when something subscribes.
+ * The channel event fan-out: this instance's events to its own listeners (SSE streams, long
+ * polls) and to the other instances': through Redis pub/sub when REDIS_URL is set, through
+ * Postgres LISTEN/NOTIFY when only DATABASE_URL is (the embedded database serves one process:
+ * events stay in it). `PostgresNotifications` is exported for anything else that needs to nudge
+ * the other instances on the database (null on the embedded database); it opens its listening
+ * connection only when something subscribes.
+ *
+ * MessagesRepository is provided here, not imported with MessagesModule: MessagesModule imports
+ * this module (long polls wait on the hub), and the repository is stateless over the global
+ * Database.
  */
 @Module({
-  imports: [ChannelsModule, MessagesModule],
-  controllers: [EventsController],
   providers: [
     ChannelEventHub,
     ChannelEventRelay,
-    ChannelSubscriptions,
+    MessagesRepository,
     {
       provide: PostgresNotifications,
       inject: [AppConfig, Database],
@@ -50,7 +49,7 @@ import { RedisEventFanout } from './redis-event-fanout';
       },
     },
   ],
-  exports: [PostgresNotifications],
+  exports: [ChannelEventHub, EventFanout, PostgresNotifications],
 })
 export class EventsModule implements BeforeApplicationShutdown {
   constructor(

@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { DedicatedConnection } from '../database/dedicated-connection';
 
-/** Namespaces the advisory-lock keys of summary jobs (hashed with the channel id into one bigint). */
+/** Namespaces the advisory-lock keys of summary jobs (hashed with the job key, summaryJobKey, into one bigint). */
 export const CHANNEL_JOB_LOCK_NAMESPACE = 'qhorus:summary-job:';
 
 const TRY_LOCK_SQL = `SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS locked`;
@@ -15,16 +15,16 @@ const UNLOCK_SQL = `SELECT pg_advisory_unlock(hashtextextended($1, 0)) AS unlock
  */
 export abstract class ChannelJobLock {
   /**
-   * Runs `work` holding the channel's lock. When another process holds it, returns `busy` without
+   * Runs `work` holding the job's lock (`jobKey`: a channel id, or a thread's summaryJobKey). When another process holds it, returns `busy` without
    * running: that job re-checks the backlog when it ends, and the sweep re-derives anything left.
    */
-  abstract whileHeld<T>(channelId: string, work: () => Promise<T>): Promise<{ busy: true } | { busy: false; value: T }>;
+  abstract whileHeld<T>(jobKey: string, work: () => Promise<T>): Promise<{ busy: true } | { busy: false; value: T }>;
   abstract close(): Promise<void>;
 }
 
 /** The embedded database: one process owns the data dir, so the queue's own guarantee is the whole story. */
 export class ProcessLocalJobLock extends ChannelJobLock {
-  async whileHeld<T>(_channelId: string, work: () => Promise<T>): Promise<{ busy: false; value: T }> {
+  async whileHeld<T>(_jobKey: string, work: () => Promise<T>): Promise<{ busy: false; value: T }> {
     return { busy: false, value: await work() };
   }
   async close(): Promise<void> {}
@@ -47,18 +47,18 @@ export class PostgresChannelJobLock extends ChannelJobLock {
     );
   }
 
-  async whileHeld<T>(channelId: string, work: () => Promise<T>): Promise<{ busy: true } | { busy: false; value: T }> {
-    const key = CHANNEL_JOB_LOCK_NAMESPACE + channelId;
+  async whileHeld<T>(jobKey: string, work: () => Promise<T>): Promise<{ busy: true } | { busy: false; value: T }> {
+    const key = CHANNEL_JOB_LOCK_NAMESPACE + jobKey;
     const { rows, session } = (await this.connection.query<{ locked: boolean }>(TRY_LOCK_SQL, [key]))!;
     if (!rows[0].locked) {
-      this.logger.debug({ channelId }, 'summary job already running in another process; leaving it to that one');
+      this.logger.debug({ jobKey }, 'summary job already running in another process; leaving it to that one');
       return { busy: true };
     }
     try {
       return { busy: false, value: await work() };
     } finally {
       // Unlock on the session that took the lock; if that session is gone, so is the lock.
-      await this.connection.query(UNLOCK_SQL, [key], session).catch((err: Error) => this.logger.warn({ channelId, err: err.message }, 'could not release a summary job lock'));
+      await this.connection.query(UNLOCK_SQL, [key], session).catch((err: Error) => this.logger.warn({ jobKey, err: err.message }, 'could not release a summary job lock'));
     }
   }
 

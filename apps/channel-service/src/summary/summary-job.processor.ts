@@ -1,7 +1,8 @@
 import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
+import { ClosedThreadSummariser } from '../threads/closed-thread-summariser';
 import { ChannelJobLock } from './channel-job-lock';
-import { SummaryJobOutcome, SummaryQueue } from './queue/summary-queue';
+import { SummaryJob, SummaryJobOutcome, SummaryQueue, summaryJobKey } from './queue/summary-queue';
 import { SummaryJobRunner } from './summary-job.runner';
 import { SummaryRepository } from './summary.repository';
 
@@ -16,12 +17,31 @@ export class SummaryJobProcessor implements OnApplicationBootstrap {
     private readonly queue: SummaryQueue,
     private readonly runner: SummaryJobRunner,
     private readonly summaries: SummaryRepository,
+    private readonly threads: ClosedThreadSummariser,
     private readonly config: AppConfig,
     private readonly locks: ChannelJobLock,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    if (this.config.runsWorker) await this.queue.startWorker((channelId, attempt) => this.process(channelId, attempt));
+    if (this.config.runsWorker) await this.queue.startWorker((job, attempt) => this.run(job, attempt));
+  }
+
+  /**
+   * A channel's summary slot, or one closed thread's summary. Thread jobs take the advisory lock
+   * too, keyed by the thread (summaryJobKey: `channelId:correlationId`, never equal to a channel
+   * id), so they never wait for their channel's slot job (they write thread_summaries, not the
+   * channel's summary) but two processes never summarise the same thread at once: queue
+   * deduplication is per Redis (or per process without one), and BullMQ may hand a job it judged
+   * stalled to a second worker while the first still runs it; the lock costs one round trip and
+   * saves a second summariser (LLM) call.
+   */
+  async run(job: SummaryJob, attempt = 1): Promise<SummaryJobOutcome> {
+    if (job.correlationId === undefined) return this.process(job.channelId, attempt);
+    const { channelId, correlationId } = job;
+    const held = await this.locks.whileHeld(summaryJobKey(job), () => this.threads.run(channelId, correlationId));
+    if (held.busy) return 'busy';
+    if (held.value) await this.queue.enqueueThread(channelId, correlationId);
+    return 'done';
   }
 
   /**

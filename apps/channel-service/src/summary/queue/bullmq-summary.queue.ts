@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import { DelayedError, Job, Queue, Worker } from 'bullmq';
 import IORedis from 'ioredis';
 import { withTimeout } from '../../common/with-timeout';
-import { RetryPolicy, SummaryJobHandler, SummaryQueue } from './summary-queue';
+import { RetryPolicy, SummaryJob, SummaryJobHandler, SummaryQueue, summaryJobKey } from './summary-queue';
 
 export const SUMMARY_QUEUE_NAME = 'channel-summary';
 const SUMMARY_JOB_NAME = 'summarise';
@@ -15,9 +15,7 @@ const KEEP_FAILED_JOBS = 1000;
  */
 export const BUSY_CHANNEL_RETRY_MS = 1_000;
 
-interface SummaryJobData {
-  channelId: string;
-}
+type SummaryJobData = SummaryJob;
 
 export interface BullmqQueueOptions {
   redisUrl: string;
@@ -31,7 +29,7 @@ export interface BullmqQueueOptions {
 }
 
 /**
- * BullMQ driver. One job per channel via `deduplication` keyed by channel id; with
+ * BullMQ driver. One job per channel (or thread) via `deduplication` keyed by summaryJobKey; with
  * `keepLastIfActive`, a trigger that arrives while the channel's job runs is kept and becomes
  * the next job when this one ends, so it is never lost and never runs in parallel.
  */
@@ -60,13 +58,13 @@ export class BullmqSummaryQueue extends SummaryQueue {
     this.queue.on('error', (err) => this.logger.debug({ err: err.message }, 'summary queue error'));
   }
 
-  async enqueue(channelId: string): Promise<boolean> {
+  async enqueueJob(job: SummaryJob): Promise<boolean> {
     try {
       await this.queue.add(
         SUMMARY_JOB_NAME,
-        { channelId },
+        job,
         {
-          deduplication: { id: channelId, keepLastIfActive: true },
+          deduplication: { id: summaryJobKey(job), keepLastIfActive: true },
           attempts: this.options.retry.attempts,
           backoff: { type: 'exponential', delay: this.options.retry.backoffMs },
           removeOnComplete: true,
@@ -75,7 +73,7 @@ export class BullmqSummaryQueue extends SummaryQueue {
       );
       return true;
     } catch (err) {
-      this.logger.warn({ channelId, err: (err as Error).message }, 'could not enqueue summary job; the sweep will retry');
+      this.logger.warn({ ...job, err: (err as Error).message }, 'could not enqueue summary job; the sweep will retry');
       return false;
     }
   }
@@ -93,7 +91,7 @@ export class BullmqSummaryQueue extends SummaryQueue {
     });
     this.worker.on('error', (err) => this.logger.debug({ err: err.message }, 'summary worker error'));
     this.worker.on('failed', (job, err) =>
-      this.logger.warn({ channelId: job?.data.channelId, attempt: job?.attemptsMade, err: err.message }, 'summary job attempt failed'),
+      this.logger.warn({ channelId: job?.data.channelId, correlationId: job?.data.correlationId, attempt: job?.attemptsMade, err: err.message }, 'summary job attempt failed'),
     );
   }
 
@@ -101,7 +99,7 @@ export class BullmqSummaryQueue extends SummaryQueue {
     this.active.set(job.id!, { job, token });
     try {
       // attemptsMade: failed attempts so far (a busy channel's delay is not one).
-      if ((await handler(job.data.channelId, job.attemptsMade + 1)) === 'busy') {
+      if ((await handler(job.data, job.attemptsMade + 1)) === 'busy') {
         await job.moveToDelayed(Date.now() + BUSY_CHANNEL_RETRY_MS, token);
         throw new DelayedError(); // tells BullMQ the job was moved, not finished
       }
@@ -137,7 +135,7 @@ export class BullmqSummaryQueue extends SummaryQueue {
     try {
       await job.moveToWait(token);
     } catch (err) {
-      this.logger.warn({ channelId: job.data.channelId, err: (err as Error).message }, 'could not hand a summary job back; it is taken over once its lock expires');
+      this.logger.warn({ channelId: job.data.channelId, correlationId: job.data.correlationId, err: (err as Error).message }, 'could not hand a summary job back; it is taken over once its lock expires');
     }
   }
 
