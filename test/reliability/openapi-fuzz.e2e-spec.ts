@@ -1,7 +1,7 @@
 import { MAX_SUMMARY_THRESHOLD } from '../../apps/channel-service/src/channels/dto/channel-name';
 import { ApiClient, waitFor } from '../support/http';
 import { loadSwaggerPluginMetadata } from '../support/swagger-plugin-metadata';
-import { startTestApp, TEST_ADMIN_TOKEN, TestApp } from '../support/test-app';
+import { startAnotherInstance, startTestApp, TEST_ADMIN_TOKEN, TestApp } from '../support/test-app';
 import { DatabaseFingerprint } from './database-fingerprint';
 import { casesFrom, OpenApiCase } from './openapi-cases';
 
@@ -66,10 +66,17 @@ describe('schema-driven fuzz: every field of every operation of /docs-json', () 
     t = await startTestApp('oafuzz', { env: { QHORUS_ROLE: 'api', QHORUS_RATE_LIMIT_BURST: '10000000', QHORUS_RATE_LIMIT_PER_SECOND: '10000000' } });
     member = await t.agent('oaf-member');
     expect((await member.post('/api/v1/channels', { name: 'oaf-open', summaryThreshold: MAX_SUMMARY_THRESHOLD })).status).toBe(201);
-    await member.post('/api/v1/channels/oaf-open/messages', { type: 'QUERY', content: 'status?', correlationId: 'oaf-thread' });
-    await member.post('/api/v1/channels/oaf-open/messages', { type: 'DONE', correlationId: 'oaf-thread' });
-    expect((await t.admin.put('/api/v1/channels/oaf-open/summary', { text: 'fixture summary' })).status).toBe(200);
-    await waitFor(async () => (await member.get('/api/v1/channels/oaf-open/threads/oaf-thread/summary')).status === 200, 'the thread summary');
+    // Thread summaries are summary-queue jobs: a worker instance on the same database and queue
+    // makes the fixture thread's summary, then leaves before the fuzz starts.
+    const worker = await startAnotherInstance(t, { env: { QHORUS_ROLE: 'worker' } });
+    try {
+      await member.post('/api/v1/channels/oaf-open/messages', { type: 'QUERY', content: 'status?', correlationId: 'oaf-thread' });
+      await member.post('/api/v1/channels/oaf-open/messages', { type: 'DONE', correlationId: 'oaf-thread' });
+      expect((await t.admin.put('/api/v1/channels/oaf-open/summary', { text: 'fixture summary' })).status).toBe(200);
+      await waitFor(async () => (await member.get('/api/v1/channels/oaf-open/threads/oaf-thread/summary')).status === 200, 'the thread summary');
+    } finally {
+      await worker.app.close();
+    }
     fingerprint = await DatabaseFingerprint.connect(t.databaseUrl);
   });
   afterAll(async () => {
