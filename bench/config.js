@@ -64,6 +64,18 @@ module.exports = {
     SETTLE_TIMEOUT_MS: 120_000,
   },
 
+  /** Sweep round time: CHANNELS idle channels (a few with a backlog under the threshold), DUE of them due. */
+  SWEEP: {
+    CHANNELS: int('BENCH_SWEEP_CHANNELS', 100_000),
+    /** Share of the idle channels with a few unsummarised messages (below their threshold). */
+    PENDING_SHARE: 0.1,
+    DUE: 20,
+    ROUNDS: 30,
+    /** The service's defaults for one round: the error back-off (12 × 5 s) and QHORUS_SWEEP_BATCH. */
+    ERROR_BACKOFF_MS: 60_000,
+    BATCH: 1_000,
+  },
+
   /**
    * Wake-up: latency from a post to a long poll waiting for it (same instance, and across two
    * instances through Redis), under a paced background load, next to a bare Redis pub/sub round

@@ -3,15 +3,17 @@ import { DataSource, DataSourceOptions } from 'typeorm';
 import { InitialSchema1764400000000 } from './1764400000000-initial-schema';
 import { SummaryRefreshRequest1764500000000 } from './1764500000000-summary-refresh-request';
 import { SummaryTokensAndRetention1765200000000 } from './1765200000000-summary-tokens-and-retention';
+import { SummaryDueFlag1765300000000 } from './1765300000000-summary-due-flag';
 import { Security1765400000000 } from './1765400000000-security';
-import { ThreadIndex1765600000000 } from './1765600000000-thread-index';
 import { CoordinationReads1765500000000 } from './1765500000000-coordination-reads';
+import { ThreadIndex1765600000000 } from './1765600000000-thread-index';
 
-/** Every migration, in order. Listed explicitly so the app, the CLI and jest load the same set. */
+/** Every migration, in timestamp order. Listed explicitly so the app, the CLI and jest load the same set. */
 export const MIGRATIONS = [
   InitialSchema1764400000000,
   SummaryRefreshRequest1764500000000,
   SummaryTokensAndRetention1765200000000,
+  SummaryDueFlag1765300000000,
   Security1765400000000,
   CoordinationReads1765500000000,
   ThreadIndex1765600000000,

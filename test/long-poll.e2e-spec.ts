@@ -152,7 +152,7 @@ describe('long poll: GET …/messages?waitMs= and MCP wait_for_messages', () => 
     let secondUrl: string;
 
     beforeAll(async () => {
-      ({ app: second, baseUrl: secondUrl } = await startAnotherInstance(t, ENV));
+      ({ app: second, baseUrl: secondUrl } = await startAnotherInstance(t, { env: ENV }));
     });
     afterAll(() => second?.close());
 

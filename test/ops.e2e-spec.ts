@@ -283,8 +283,24 @@ describe('operations: OpenAPI, metrics, health and logs', () => {
       expect((await t.anonymous.get('/health/live')).body).toEqual({ status: 'ok' });
     });
 
-    it('answers 503 naming Redis when Redis is unreachable, while liveness stays 200', async () => {
+    it('stays ready on the api role when Redis is unreachable, reporting the queue as degraded', async () => {
       const broken = await startTestApp('ops-noredis', { env: { REDIS_URL: UNREACHABLE_REDIS_URL, QHORUS_ROLE: 'api' } });
+      try {
+        const res = await broken.anonymous.get('/health');
+        expect(res.status).toBe(200);
+        expect(res.body).toMatchObject({
+          status: 'degraded',
+          details: { database: { status: 'up' }, queue: { status: 'degraded', backend: 'redis', message: 'Redis is unreachable' } },
+        });
+        expect(JSON.stringify(res.body)).not.toMatch(/127\.0\.0\.1|ECONNREFUSED/); // no driver text for anonymous callers
+        expect((await broken.anonymous.get('/health/live')).status).toBe(200);
+      } finally {
+        await broken.close();
+      }
+    });
+
+    it('answers 503 naming Redis on the worker role, whose work needs the queue', async () => {
+      const broken = await startTestApp('ops-noredis-worker', { env: { REDIS_URL: UNREACHABLE_REDIS_URL, QHORUS_ROLE: 'worker' } });
       try {
         const res = await broken.anonymous.get('/health');
         expect(res.status).toBe(503);
@@ -294,7 +310,7 @@ describe('operations: OpenAPI, metrics, health and logs', () => {
           message: expect.stringMatching(/queue is down.*Redis/),
           details: { database: { status: 'up' }, queue: { status: 'down', backend: 'redis' } },
         });
-        expect((await broken.anonymous.get('/health/live')).status).toBe(200);
+        expect(JSON.stringify(res.body)).not.toMatch(/127\.0\.0\.1|ECONNREFUSED/);
       } finally {
         await broken.close();
       }

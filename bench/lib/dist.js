@@ -14,6 +14,7 @@ module.exports = {
     appConfig: () => require(join(DIST, 'apps/channel-service/src/config/app-config.js')),
     bootstrap: () => require(join(DIST, 'apps/channel-service/src/bootstrap.js')),
     runMigrations: () => require(join(DIST, 'apps/channel-service/src/database/run-migrations.js')),
+    summaryRepository: () => require(join(DIST, 'apps/channel-service/src/summary/summary.repository.js')),
     channelSummary: () => require(join(DIST, 'libs/blocks-channel-summary/src/index.js')),
     api: () => require(join(DIST, 'libs/qhorus-api/src/index.js')),
   },

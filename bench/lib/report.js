@@ -8,7 +8,7 @@ const pct = (n) => `${(n * 100).toFixed(0)} %`;
 const verdict = (ok) => (ok ? 'PASS' : 'MISS');
 
 /** The markdown table `npm run bench` prints (and docs/benchmarks.md records). */
-function renderReport({ figures, batch, freshness, heuristic, linearity, capacity, wakeup }) {
+function renderReport({ figures, batch, freshness, heuristic, linearity, capacity, sweep, wakeup }) {
   const lines = [];
   if (figures.length > 0) {
     // Each figure against both yardsticks: the plain baseline (statements parsed and planned every
@@ -93,6 +93,14 @@ function renderReport({ figures, batch, freshness, heuristic, linearity, capacit
       `${int(startup.freshMs)} ms / ${int(startup.againMs)} ms (RSS ${startup.rssMiB.toFixed(0)} MiB)`,
       'measured',
       '',
+    ]);
+  }
+  if (sweep) {
+    rows.push([
+      `Sweep round, ${int(sweep.idle)} idle channels (${int(sweep.idleWithBacklog)} with a backlog under the threshold) + ${sweep.due} due, median of ${sweep.rounds} (full scan before: ${sweep.fullScan.medianMs.toFixed(1)} ms)`,
+      `${sweep.indexed.medianMs.toFixed(2)} ms (p95 ${sweep.indexed.p95Ms.toFixed(2)} ms, ${sweep.indexed.found} found)`,
+      `indexed, same channels`,
+      verdict(sweep.sameChannels && sweep.usesIndexes),
     ]);
   }
   if (wakeup) {

@@ -22,7 +22,7 @@ describe.each([
   beforeAll(async () => {
     const env = { QHORUS_TOKEN_CACHE_TTL_MS: CACHE_FOR_AN_HOUR };
     t = await startTestApp(withoutRedis ? 'lifecycle-pg' : 'lifecycle-redis', { inProcessQueue: withoutRedis, env });
-    other = await startAnotherInstance(t, withoutRedis ? { ...env, REDIS_URL: '' } : env);
+    other = await startAnotherInstance(t, { inProcessQueue: withoutRedis, env });
     onOther = (client) => new ApiClient(other.baseUrl, client.token);
   });
   afterAll(async () => {
@@ -99,7 +99,7 @@ describe('last-seen times are written behind, in batches', () => {
   });
 
   it('flushes at shutdown: an instance that closes leaves its last-seen times written', async () => {
-    const other = await startAnotherInstance(t, { REDIS_URL: '', QHORUS_LAST_SEEN_FLUSH_MS: CACHE_FOR_AN_HOUR });
+    const other = await startAnotherInstance(t, { inProcessQueue: true, env: { QHORUS_LAST_SEEN_FLUSH_MS: CACHE_FOR_AN_HOUR } });
     const cyd = await t.agent('cyd');
     expect((await new ApiClient(other.baseUrl, cyd.token).get('/api/v1/channels')).status).toBe(200);
     await other.app.close();

@@ -11,7 +11,7 @@ import { expectHistoryCoversExactlyOnce, summaryHistory } from './summary-histor
 const HOLD_AFTER_SIGTERM_MS = 1_500;
 /** Shutdown grace for the hand-back case: the held job outlives it. */
 const SHORT_GRACE_MS = 1_000;
-/** BullMQ hands back a job whose worker vanished once its lock expires (30 s) and a stalled check runs. */
+/** Generous: the job is moved back to waiting at shutdown, so the next process takes it as soon as it starts (test/reliability/job-takeover.e2e-spec.ts measures it). */
 const HANDBACK_TIMEOUT_MS = 150_000;
 const STREAM_POSTS = 300;
 const STREAM_CONCURRENCY = 20;

@@ -75,21 +75,30 @@ export async function startTestApp(label: string, options: TestAppOptions = {}):
   };
 }
 
+export interface AnotherInstanceOptions extends AppModuleOptions {
+  /** No Redis: the instances share only Postgres (each then runs its own in-process queue and sweep). */
+  inProcessQueue?: boolean;
+  env?: Record<string, string>;
+}
+
 /**
  * A second API instance on the same Postgres and Redis prefix as `t` (QHORUS_ROLE=api, as when
- * scaled out): it runs no jobs and never saw the first instance's events. Close it yourself.
+ * scaled out): it runs no jobs and never saw the first instance's events. With `inProcessQueue`,
+ * it shares only Postgres (and, having no Redis, runs jobs itself). Close it yourself.
  */
-export async function startAnotherInstance(t: TestApp, env: Record<string, string> = {}): Promise<{ app: NestFastifyApplication; baseUrl: string }> {
+export async function startAnotherInstance(t: TestApp, options: AnotherInstanceOptions = {}): Promise<{ app: NestFastifyApplication; baseUrl: string }> {
   const config = loadConfig({
     DATABASE_URL: t.databaseUrl,
-    REDIS_URL: TEST_REDIS_URL,
+    REDIS_URL: options.inProcessQueue ? undefined : TEST_REDIS_URL,
     QHORUS_QUEUE_PREFIX: t.queuePrefix,
     QHORUS_ADMIN_TOKEN: TEST_ADMIN_TOKEN,
     QHORUS_ROLE: 'api',
+    QHORUS_JOB_BACKOFF_MS: '100',
+    QHORUS_SWEEP_INTERVAL_MS: '500',
     LOG_LEVEL: process.env.QHORUS_TEST_LOG_LEVEL ?? 'silent',
-    ...env,
+    ...options.env,
   });
-  const app = await createApp(config);
+  const app = await createApp(config, options);
   await app.listen(0, '127.0.0.1');
   const { port } = app.getHttpServer().address() as { port: number };
   return { app, baseUrl: `http://127.0.0.1:${port}` };

@@ -103,9 +103,12 @@ export class ChannelsRepository {
     // Columns in one fixed order, so each set of changed columns is one statement text (prepared once).
     const keys = (Object.keys(CHANGE_COLUMNS) as (keyof ChannelChanges)[]).filter((k) => k in changes);
     if (keys.length === 0) return this.findById(id);
-    const sets = keys.map((k, i) => `${CHANGE_COLUMNS[k]} = $${i + 2}`).join(', ');
+    const sets = keys.map((k, i) => `${CHANGE_COLUMNS[k]} = $${i + 2}`);
+    // A new threshold may make the channel due (or not) at once: keep the sweep's flag in step.
+    const threshold = keys.indexOf('summaryThreshold');
+    if (threshold >= 0) sets.push(`summary_due = last_seq - COALESCE((SELECT s.covers_through_seq FROM channel_summaries s WHERE s.channel_id = channels.id), 0) >= $${threshold + 2}::int`);
     const rows: ChannelRow[] = await this.db.query(
-      `UPDATE channels SET ${sets} WHERE id = $1 RETURNING ${CHANNEL_COLUMNS}`,
+      `UPDATE channels SET ${sets.join(', ')} WHERE id = $1 RETURNING ${CHANNEL_COLUMNS}`,
       [id, ...keys.map((k) => changes[k])],
     );
     return rows[0] ? toChannel(rows[0]) : null;

@@ -36,7 +36,10 @@ export const CONFIG_DEFAULTS = {
   QHORUS_JOB_ATTEMPTS: 3,
   QHORUS_JOB_BACKOFF_MS: 1_000,
   QHORUS_WORKER_CONCURRENCY: 4,
+  QHORUS_JOB_LOCK_MS: 5_000,
+  QHORUS_JOB_STALLED_CHECK_MS: 2_000,
   QHORUS_SWEEP_INTERVAL_MS: 5_000,
+  QHORUS_SWEEP_BATCH: 1_000,
   QHORUS_MAX_CONTENT_BYTES: 64 * 1024,
   QHORUS_BODY_LIMIT_BYTES: 1024 * 1024,
   QHORUS_BATCH_MAX_MESSAGES: 500,
@@ -48,6 +51,7 @@ export const CONFIG_DEFAULTS = {
   QHORUS_LONG_POLL_MAX_PER_AGENT: 16,
   QHORUS_RATE_LIMIT_PER_SECOND: 200,
   QHORUS_RATE_LIMIT_BURST: 1000,
+  QHORUS_RATE_LIMIT_LEASE: 10,
   QHORUS_DB_POOL_SIZE: 10,
   QHORUS_DB_QUERY_TIMEOUT_MS: 15_000,
   QHORUS_TOKEN_CACHE_SIZE: 10_000,
@@ -112,7 +116,13 @@ export class AppConfig {
   @Transform(toInt) @IsInt() @Min(1) QHORUS_JOB_ATTEMPTS: number = CONFIG_DEFAULTS.QHORUS_JOB_ATTEMPTS;
   @Transform(toInt) @IsInt() @Min(0) QHORUS_JOB_BACKOFF_MS: number = CONFIG_DEFAULTS.QHORUS_JOB_BACKOFF_MS;
   @Transform(toInt) @IsInt() @Min(1) QHORUS_WORKER_CONCURRENCY: number = CONFIG_DEFAULTS.QHORUS_WORKER_CONCURRENCY;
+  /** BullMQ lock per running job, renewed every half of it: a crashed worker's job is free again after this long. */
+  @Transform(toInt) @IsInt() @Min(1000) QHORUS_JOB_LOCK_MS: number = CONFIG_DEFAULTS.QHORUS_JOB_LOCK_MS;
+  /** How often workers move jobs whose lock expired back to waiting (takeover of a crashed job ≤ lock + 2 checks). */
+  @Transform(toInt) @IsInt() @Min(100) QHORUS_JOB_STALLED_CHECK_MS: number = CONFIG_DEFAULTS.QHORUS_JOB_STALLED_CHECK_MS;
   @Transform(toInt) @IsInt() @Min(100) QHORUS_SWEEP_INTERVAL_MS: number = CONFIG_DEFAULTS.QHORUS_SWEEP_INTERVAL_MS;
+  /** Most due channels one sweep round enqueues (the rest wait for the next round). */
+  @Transform(toInt) @IsInt() @Min(1) QHORUS_SWEEP_BATCH: number = CONFIG_DEFAULTS.QHORUS_SWEEP_BATCH;
   @Transform(toInt) @IsInt() @Min(1) QHORUS_MAX_CONTENT_BYTES: number = CONFIG_DEFAULTS.QHORUS_MAX_CONTENT_BYTES;
   @Transform(toInt) @IsInt() @Min(1024) QHORUS_BODY_LIMIT_BYTES: number = CONFIG_DEFAULTS.QHORUS_BODY_LIMIT_BYTES;
   /** `POST …/messages/batch`: most messages in one batch (413 beyond). */
@@ -129,6 +139,8 @@ export class AppConfig {
   @Transform(toInt) @IsInt() @Min(1) QHORUS_LONG_POLL_MAX_PER_AGENT: number = CONFIG_DEFAULTS.QHORUS_LONG_POLL_MAX_PER_AGENT;
   @Transform(toInt) @IsInt() @Min(1) QHORUS_RATE_LIMIT_PER_SECOND: number = CONFIG_DEFAULTS.QHORUS_RATE_LIMIT_PER_SECOND;
   @Transform(toInt) @IsInt() @Min(1) QHORUS_RATE_LIMIT_BURST: number = CONFIG_DEFAULTS.QHORUS_RATE_LIMIT_BURST;
+  /** With Redis: tokens an instance leases from an agent's shared bucket at a time (one Redis call per this many requests). */
+  @Transform(toInt) @IsInt() @Min(1) QHORUS_RATE_LIMIT_LEASE: number = CONFIG_DEFAULTS.QHORUS_RATE_LIMIT_LEASE;
   @Transform(toInt) @IsInt() @Min(1) QHORUS_DB_POOL_SIZE: number = CONFIG_DEFAULTS.QHORUS_DB_POOL_SIZE;
   /** A query with no answer by then fails with a 503 (a partition leaves sockets open and silent). */
   @Transform(toInt) @IsInt() @Min(100) QHORUS_DB_QUERY_TIMEOUT_MS: number = CONFIG_DEFAULTS.QHORUS_DB_QUERY_TIMEOUT_MS;

@@ -1,31 +1,65 @@
-import { BeforeApplicationShutdown, Module } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Module } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
+import { Database } from '../database/database';
+import { toMessage } from '../messages/message.entity';
+import { MessagePostedEvent } from '../messages/message-posted.event';
+import { MessagesRepository } from '../messages/messages.repository';
 import { ChannelEventHub } from './channel-event-hub';
 import { ChannelEventRelay } from './channel-event-relay';
+import { messagePostedStreamEvent } from './channel-stream-event';
 import { EventFanout, LocalOnlyFanout } from './event-fanout';
+import { PostgresEventFanout } from './postgres-event-fanout';
+import { PostgresNotifications } from './postgres-notifications';
 import { RedisEventFanout } from './redis-event-fanout';
 
 /**
  * The channel event fan-out: this instance's events to its own listeners (SSE streams, long
- * polls) and, through Redis pub/sub when REDIS_URL is set, to the other instances'.
+ * polls) and to the other instances': through Redis pub/sub when REDIS_URL is set, through
+ * Postgres LISTEN/NOTIFY when only DATABASE_URL is (the embedded database serves one process:
+ * events stay in it). `PostgresNotifications` is exported for anything else that needs to nudge
+ * the other instances on the database (null on the embedded database); it opens its listening
+ * connection only when something subscribes.
+ *
+ * MessagesRepository is provided here, not imported with MessagesModule: MessagesModule imports
+ * this module (long polls wait on the hub), and the repository is stateless over the global
+ * Database.
  */
 @Module({
   providers: [
     ChannelEventHub,
     ChannelEventRelay,
+    MessagesRepository,
+    {
+      provide: PostgresNotifications,
+      inject: [AppConfig, Database],
+      useFactory: (config: AppConfig, db: Database): PostgresNotifications | null =>
+        config.embeddedDatabase ? null : new PostgresNotifications(config.DATABASE_URL!, db),
+    },
     {
       provide: EventFanout,
-      inject: [AppConfig, ChannelEventHub],
-      useFactory: (config: AppConfig, hub: ChannelEventHub): EventFanout =>
-        config.REDIS_URL ? new RedisEventFanout(config.REDIS_URL, config.QHORUS_QUEUE_PREFIX, (e) => hub.deliver(e)) : new LocalOnlyFanout(),
+      inject: [AppConfig, ChannelEventHub, PostgresNotifications, MessagesRepository],
+      useFactory: (config: AppConfig, hub: ChannelEventHub, notifications: PostgresNotifications | null, messages: MessagesRepository): EventFanout => {
+        const deliver = (e: Parameters<ChannelEventHub['deliver']>[0]) => hub.deliver(e);
+        if (config.REDIS_URL) return new RedisEventFanout(config.REDIS_URL, config.QHORUS_QUEUE_PREFIX, deliver);
+        if (!notifications) return new LocalOnlyFanout();
+        return new PostgresEventFanout(notifications, deliver, async (channelId, channelName, seq) => {
+          const [row] = await messages.range(channelId, seq - 1, seq, 1, true);
+          return row ? messagePostedStreamEvent(new MessagePostedEvent(channelId, toMessage(row, channelName), 0, 0)) : null;
+        });
+      },
     },
   ],
-  exports: [ChannelEventHub, EventFanout],
+  exports: [ChannelEventHub, EventFanout, PostgresNotifications],
 })
 export class EventsModule implements BeforeApplicationShutdown {
-  constructor(private readonly fanout: EventFanout) {}
+  constructor(
+    private readonly fanout: EventFanout,
+    // Null on the embedded database: the type alone would not tell Nest what to inject.
+    @Inject(PostgresNotifications) private readonly notifications: PostgresNotifications | null,
+  ) {}
 
   async beforeApplicationShutdown(): Promise<void> {
     await this.fanout.close();
+    await this.notifications?.close();
   }
 }

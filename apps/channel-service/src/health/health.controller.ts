@@ -1,9 +1,26 @@
 import { Controller, Get, ServiceUnavailableException } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
-import { HealthCheck, HealthCheckResult, HealthCheckService } from '@nestjs/terminus';
+import { HealthIndicatorResult } from '@nestjs/terminus';
 import { Public } from '../auth/auth.decorators';
+import { AppConfig } from '../config/app-config';
 import { DatabaseHealthIndicator } from './database.health';
 import { QueueHealthIndicator } from './queue.health';
+
+/** A dependency this role can serve without: reported, but readiness stays 200. */
+export const DEGRADED = 'degraded';
+
+/** What a degraded queue means for callers, said in the readiness answer. */
+export const DEGRADED_QUEUE_IMPACT = 'posts are accepted; summaries catch up once the queue is back';
+
+type DependencyStatus = { status: string; message?: string; [key: string]: unknown };
+
+/** The readiness answer: terminus' shape, with `degraded` for an optional dependency that is down. */
+export interface ReadinessResult {
+  status: 'ok' | 'degraded' | 'error';
+  info: Record<string, DependencyStatus>;
+  error: Record<string, DependencyStatus>;
+  details: Record<string, DependencyStatus>;
+}
 
 const READY_EXAMPLE = {
   status: 'ok',
@@ -13,37 +30,50 @@ const READY_EXAMPLE = {
 };
 
 /**
- * `/health` (readiness: every dependency answers) and `/health/live` (liveness: the process
- * serves requests). No token: probes and load balancers call these.
+ * `/health` (readiness) and `/health/live` (liveness). No token: probes and load balancers call
+ * these. Readiness asks "can this instance do its job?": an `api`/`all` instance accepts posts
+ * with Postgres alone (summaries catch up through the sweep once Redis is back), so Redis down is
+ * a 200 with the queue `degraded`; a `worker` cannot work without its queue, so there it is a 503.
+ * Pulling every API pod out of a balancer during a Redis outage would turn it into a full outage.
  */
 @ApiTags('operations')
 @Public()
 @Controller('health')
 export class HealthController {
   constructor(
-    private readonly health: HealthCheckService,
     private readonly database: DatabaseHealthIndicator,
     private readonly queue: QueueHealthIndicator,
+    private readonly config: AppConfig,
   ) {}
 
-  /** Readiness: Postgres and the summary queue (Redis) each reported; 503 naming the one that is down. */
   @Get()
-  @HealthCheck({ swaggerDocumentation: false })
   @ApiOperation({ summary: 'Readiness: each dependency (database, queue) with its status' })
-  @ApiOkResponse({ description: 'Every dependency is up', schema: { type: 'object', example: READY_EXAMPLE } })
-  @ApiServiceUnavailableResponse({ description: 'A dependency is down; `details` says which' })
-  async ready(): Promise<HealthCheckResult> {
-    try {
-      return await this.health.check([() => this.database.check(), () => this.queue.check()]);
-    } catch (err) {
-      const result = (err as { response?: HealthCheckResult }).response;
-      if (!result?.details) throw err;
-      const down = Object.entries(result.details).filter(([, v]) => v.status !== 'up');
-      throw new ServiceUnavailableException({
-        message: `Not ready: ${down.map(([key, v]) => `${key} is down${v.message ? ` (${v.message})` : ''}`).join('; ')}`,
-        details: result.details,
-      });
+  @ApiOkResponse({
+    description: 'Ready. On the api and all roles an unreachable Redis is reported as `degraded` (posts are accepted, summaries catch up later)',
+    schema: { type: 'object', example: READY_EXAMPLE },
+  })
+  @ApiServiceUnavailableResponse({ description: 'Postgres (or, on a worker, Redis) is down; `details` says which' })
+  async ready(): Promise<ReadinessResult> {
+    const queueRequired = this.config.QHORUS_ROLE === 'worker';
+    const checks: HealthIndicatorResult[] = await Promise.all([this.database.check(), this.queue.check()]);
+    const result: ReadinessResult = { status: 'ok', info: {}, error: {}, details: {} };
+    for (const check of checks) {
+      for (const [key, raw] of Object.entries(check)) {
+        const optional = key !== 'database' && !queueRequired;
+        const value: DependencyStatus = raw.status === 'down' && optional ? { ...raw, status: DEGRADED, impact: DEGRADED_QUEUE_IMPACT } : { ...raw };
+        result.details[key] = value;
+        if (value.status === 'up') result.info[key] = value;
+        else result.error[key] = value;
+        if (value.status === DEGRADED && result.status === 'ok') result.status = 'degraded';
+        if (value.status === 'down') result.status = 'error';
+      }
     }
+    if (result.status !== 'error') return result;
+    const down = Object.entries(result.details).filter(([, v]) => v.status === 'down');
+    throw new ServiceUnavailableException({
+      message: `Not ready: ${down.map(([key, v]) => `${key} is down${v.message ? ` (${v.message})` : ''}`).join('; ')}`,
+      details: result.details,
+    });
   }
 
   /** Liveness: answers as long as the process serves HTTP; checks no dependency. */

@@ -63,7 +63,9 @@ const INSERT_FROM = `  FROM m CROSS JOIN c LEFT JOIN channel_summaries s ON s.ch
 
 const INSERT_SQL = `
   WITH c AS (
-    UPDATE channels SET last_seq = last_seq + 1, token_total = token_total + ${tokensAt('last_seq + 1')}
+    UPDATE channels SET last_seq = last_seq + 1, token_total = token_total + ${tokensAt('last_seq + 1')},
+      -- The sweep's index (migration 1765300000000): the backlog has reached the threshold.
+      summary_due = last_seq + 1 - COALESCE((SELECT s.covers_through_seq FROM channel_summaries s WHERE s.channel_id = channels.id), 0) >= summary_threshold
     WHERE name = $1
       AND ${readableSql('members', { name: '$2', admin: '$3' })}
       AND ($9::bigint IS NULL OR $9::bigint <= last_seq)
@@ -110,7 +112,8 @@ const INSERT_BATCH_SQL = `
       WITH ORDINALITY AS t(type, content, topic, correlation_id, in_reply_to, target, metadata, idempotency_key, request_hash, fixed, chars, pieces, ord)
   ), c AS (
     UPDATE channels SET last_seq = last_seq + $16,
-      token_total = token_total + (SELECT COALESCE(sum(${batchTokensAt('channels.last_seq + i.ord')}), 0) FROM input i)
+      token_total = token_total + (SELECT COALESCE(sum(${batchTokensAt('channels.last_seq + i.ord')}), 0) FROM input i),
+      summary_due = last_seq + $16 - COALESCE((SELECT s.covers_through_seq FROM channel_summaries s WHERE s.channel_id = channels.id), 0) >= summary_threshold
     WHERE name = $1
       AND ${readableSql('members', { name: '$2', admin: '$3' })}
       AND NOT EXISTS (SELECT 1 FROM input WHERE in_reply_to IS NOT NULL AND in_reply_to >= channels.last_seq + ord)

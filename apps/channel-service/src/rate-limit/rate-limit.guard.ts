@@ -2,7 +2,8 @@ import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { PUBLIC_ROUTE } from '../auth/auth.decorators';
 import { Principal } from '../auth/principal';
-import { RateLimiter } from './rate-limiter';
+import { PrincipalRateLimit } from './principal-rate-limit';
+import { TakeResult } from './token-bucket';
 import { TooManyRequestsException } from './too-many-requests.exception';
 
 /**
@@ -18,11 +19,11 @@ import { TooManyRequestsException } from './too-many-requests.exception';
 @Injectable()
 export class RateLimitGuard implements CanActivate {
   constructor(
-    private readonly limiter: RateLimiter,
+    private readonly limiter: PrincipalRateLimit,
     private readonly reflector: Reflector,
   ) {}
 
-  canActivate(ctx: ExecutionContext): boolean {
+  canActivate(ctx: ExecutionContext): boolean | Promise<boolean> {
     if (ctx.getType() !== 'http') return true;
     const principal: Principal | undefined = ctx.switchToHttp().getRequest().principal;
     if (!principal) {
@@ -30,7 +31,12 @@ export class RateLimitGuard implements CanActivate {
       throw new Error('RateLimitGuard ran before AuthGuard: AppModule must import AuthModule before RateLimitModule');
     }
     const decision = this.limiter.take(`${principal.kind}:${principal.name}`);
-    if (!decision.allowed) throw new TooManyRequestsException(principal.name, decision.retryAfterSeconds);
-    return true;
+    // Most requests are decided here and now; only a request that needs a new lease waits.
+    return decision instanceof Promise ? decision.then((d) => allow(principal.name, d)) : allow(principal.name, decision);
   }
+}
+
+function allow(principal: string, decision: TakeResult): true {
+  if (!decision.allowed) throw new TooManyRequestsException(principal, decision.retryAfterSeconds);
+  return true;
 }

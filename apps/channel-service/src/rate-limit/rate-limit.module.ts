@@ -1,24 +1,38 @@
-import { Module } from '@nestjs/common';
+import { Module, OnApplicationShutdown } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { AppConfig } from '../config/app-config';
+import { PrincipalRateLimit } from './principal-rate-limit';
 import { RateLimitGuard } from './rate-limit.guard';
 import { RateLimiter } from './rate-limiter';
+import { RedisTokenBucket } from './redis-token-bucket';
+import { SharedRateLimiter } from './shared-rate-limiter';
 
 /**
- * Per-agent rate limiting (429 + Retry-After), in process: each API instance keeps its own
- * buckets, so N instances behind a balancer allow up to N × the configured rate per agent.
+ * Per-agent rate limiting (429 + Retry-After). With REDIS_URL, one rate per agent across every
+ * instance (tokens leased from a shared bucket in chunks); without Redis, each instance keeps its
+ * own buckets, so N instances behind a balancer allow up to N × the configured rate per agent.
  */
 @Module({
   providers: [
     {
-      provide: RateLimiter,
+      provide: PrincipalRateLimit,
       inject: [AppConfig],
-      useFactory: (config: AppConfig) =>
-        new RateLimiter({ ratePerSecond: config.QHORUS_RATE_LIMIT_PER_SECOND, burst: config.QHORUS_RATE_LIMIT_BURST }),
+      useFactory: (config: AppConfig): PrincipalRateLimit => {
+        const policy = { ratePerSecond: config.QHORUS_RATE_LIMIT_PER_SECOND, burst: config.QHORUS_RATE_LIMIT_BURST };
+        const local = new RateLimiter(policy);
+        if (!config.REDIS_URL) return local;
+        return new SharedRateLimiter(new RedisTokenBucket(config.REDIS_URL, config.QHORUS_QUEUE_PREFIX, policy), config.QHORUS_RATE_LIMIT_LEASE, local);
+      },
     },
     // After AuthModule's AuthGuard (AppModule imports AuthModule first): see RateLimitGuard.
     { provide: APP_GUARD, useClass: RateLimitGuard },
   ],
-  exports: [RateLimiter],
+  exports: [PrincipalRateLimit],
 })
-export class RateLimitModule {}
+export class RateLimitModule implements OnApplicationShutdown {
+  constructor(private readonly limiter: PrincipalRateLimit) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.limiter.close();
+  }
+}

@@ -1,3 +1,4 @@
+import { PrincipalRateLimit } from './principal-rate-limit';
 import { TakeResult, TokenBucket } from './token-bucket';
 
 export interface RateLimitPolicy {
@@ -15,7 +16,7 @@ export const IDLE_SWEEP_EVERY_MS = 10_000;
  * completely carries no state (a new bucket would be identical), so idle buckets are dropped;
  * and at most MAX_TRACKED_PRINCIPALS buckets exist, the least recently used going first.
  */
-export class RateLimiter {
+export class RateLimiter extends PrincipalRateLimit {
   private readonly buckets = new Map<string, TokenBucket>();
   private sweptAt: number;
 
@@ -24,6 +25,7 @@ export class RateLimiter {
     private readonly now: () => number = Date.now,
     private readonly maxTracked = MAX_TRACKED_PRINCIPALS,
   ) {
+    super();
     this.sweptAt = now();
   }
 

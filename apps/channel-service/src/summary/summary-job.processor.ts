@@ -1,7 +1,8 @@
 import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
 import { ClosedThreadSummariser } from '../threads/closed-thread-summariser';
-import { SummaryJob, SummaryQueue } from './queue/summary-queue';
+import { ChannelJobLock } from './channel-job-lock';
+import { SummaryJob, SummaryJobOutcome, SummaryQueue, summaryJobKey } from './queue/summary-queue';
 import { SummaryJobRunner } from './summary-job.runner';
 import { SummaryRepository } from './summary.repository';
 
@@ -18,30 +19,51 @@ export class SummaryJobProcessor implements OnApplicationBootstrap {
     private readonly summaries: SummaryRepository,
     private readonly threads: ClosedThreadSummariser,
     private readonly config: AppConfig,
+    private readonly locks: ChannelJobLock,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
     if (this.config.runsWorker) await this.queue.startWorker((job, attempt) => this.run(job, attempt));
   }
 
-  /** A channel's summary slot, or one closed thread's summary. */
-  async run(job: SummaryJob, attempt = 1): Promise<void> {
+  /**
+   * A channel's summary slot, or one closed thread's summary. Thread jobs take the advisory lock
+   * too, keyed by the thread (summaryJobKey: `channelId:correlationId`, never equal to a channel
+   * id), so they never wait for their channel's slot job (they write thread_summaries, not the
+   * channel's summary) but two processes never summarise the same thread at once: queue
+   * deduplication is per Redis (or per process without one), and BullMQ may hand a job it judged
+   * stalled to a second worker while the first still runs it; the lock costs one round trip and
+   * saves a second summariser (LLM) call.
+   */
+  async run(job: SummaryJob, attempt = 1): Promise<SummaryJobOutcome> {
     if (job.correlationId === undefined) return this.process(job.channelId, attempt);
-    if (await this.threads.run(job.channelId, job.correlationId)) await this.queue.enqueueThread(job.channelId, job.correlationId);
+    const { channelId, correlationId } = job;
+    const held = await this.locks.whileHeld(summaryJobKey(job), () => this.threads.run(channelId, correlationId));
+    if (held.busy) return 'busy';
+    if (held.value) await this.queue.enqueueThread(channelId, correlationId);
+    return 'done';
   }
 
   /**
-   * Runs only if the channel is still due (a kept trigger may find it already covered) and, for
+   * Runs only if the channel is still due (a kept trigger may find it already covered), only if
+   * no other process is running the channel's job (then that one re-checks when it ends) and, for
    * a first attempt, not in its failure backoff: whatever triggered the job (a post, a kept
    * trigger, the time trigger, the sweep), a summariser that just failed is not called again
    * until the backoff has passed. Retries of this job and a manual refresh pass.
    */
-  async process(channelId: string, attempt = 1): Promise<void> {
+  async process(channelId: string, attempt = 1): Promise<SummaryJobOutcome> {
+    const held = await this.locks.whileHeld(channelId, () => this.runIfDue(channelId, attempt));
+    if (held.busy) return 'busy';
+    if (held.value) await this.queue.enqueue(channelId);
+    return 'done';
+  }
+
+  /** Returns whether the channel is due again afterwards. */
+  private async runIfDue(channelId: string, attempt: number): Promise<boolean> {
     const backoff = { ms: this.config.summaryFailureBackoffMs, retry: attempt > 1 };
     const due = await this.summaries.findDue(channelId, this.config.QHORUS_SUMMARY_CHUNK_SIZE, backoff);
-    if (!due) return;
+    if (!due) return false;
     // Due again (posts kept coming): the last commit says so; without a commit, ask.
-    const dueAgain = (await this.runner.run(due)) ?? (await this.summaries.isDue(channelId));
-    if (dueAgain) await this.queue.enqueue(channelId);
+    return (await this.runner.run(due)) ?? (await this.summaries.isDue(channelId));
   }
 }

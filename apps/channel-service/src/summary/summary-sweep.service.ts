@@ -4,13 +4,13 @@ import { ThreadsRepository } from '../threads/threads.repository';
 import { SummaryQueue } from './queue/summary-queue';
 import { SummaryRepository } from './summary.repository';
 
-/** Closed threads enqueued per sweep at most (the rest on the next sweeps, oldest close first). */
-export const SWEEP_THREAD_BATCH = 500;
-
 /**
  * Postgres is the source of truth: every interval, channels that are due (threshold reached,
- * or `updateAfterSeconds` elapsed) are enqueued again, and so are closed threads whose last close
- * has no summary yet (the thread index says which). This recovers triggers lost while Redis was
+ * a refresh asked for, or `updateAfterSeconds` elapsed) are enqueued again, and so are closed
+ * threads whose last close has no summary yet (the thread index says which): at most
+ * QHORUS_SWEEP_BATCH channels and QHORUS_SWEEP_BATCH threads a round (the rest next round, oldest
+ * close first for threads), found through indexes so a round costs the same with 100 idle
+ * channels or 100,000 (bench/scenarios/sweep.js). This recovers triggers lost while Redis was
  * down or with a process that crashed before its job ran, and drives the time trigger.
  * Duplicates are absorbed by the queue's deduplication.
  */
@@ -43,9 +43,10 @@ export class SummarySweepService implements OnApplicationBootstrap, BeforeApplic
   async sweep(): Promise<number> {
     try {
       const errorBackoffMs = this.config.summaryFailureBackoffMs;
-      const due = await this.summaries.dueChannelIds(errorBackoffMs);
+      const batch = this.config.QHORUS_SWEEP_BATCH;
+      const due = await this.summaries.dueChannelIds(errorBackoffMs, batch);
       for (const channelId of due) await this.queue.enqueue(channelId);
-      const threads = await this.threads.dueForSummary(errorBackoffMs, SWEEP_THREAD_BATCH);
+      const threads = await this.threads.dueForSummary(errorBackoffMs, batch);
       for (const t of threads) await this.queue.enqueueThread(t.channelId, t.correlationId);
       if (due.length + threads.length > 0) this.logger.debug({ channels: due.length, threads: threads.length }, 'sweep enqueued due summaries');
       return due.length + threads.length;

@@ -4,6 +4,7 @@ import { ChannelsModule } from '../channels/channels.module';
 import { ModelUsageRepository } from '../cost/model-usage.repository';
 import { MessagesModule } from '../messages/messages.module';
 import { ThreadsModule } from '../threads/threads.module';
+import { ChannelJobLock, PostgresChannelJobLock, ProcessLocalJobLock } from './channel-job-lock';
 import { SummaryQueue } from './queue/summary-queue';
 import { summaryQueueProvider } from './queue/summary-queue.provider';
 import { SummaryController } from './summary.controller';
@@ -19,6 +20,12 @@ import { SummaryTriggerListener } from './summary-trigger.listener';
   controllers: [SummaryController],
   providers: [
     summaryQueueProvider,
+    {
+      provide: ChannelJobLock,
+      inject: [AppConfig],
+      useFactory: (config: AppConfig): ChannelJobLock =>
+        config.embeddedDatabase ? new ProcessLocalJobLock() : new PostgresChannelJobLock(config.DATABASE_URL!, config.QHORUS_DB_QUERY_TIMEOUT_MS),
+    },
     SummaryRepository,
     ModelUsageRepository,
     SummaryService,
@@ -33,10 +40,12 @@ export class SummaryModule implements BeforeApplicationShutdown {
   constructor(
     private readonly queue: SummaryQueue,
     private readonly config: AppConfig,
+    private readonly locks: ChannelJobLock,
   ) {}
 
-  /** Before the database closes: drain the worker, then close the queue and its connections. */
+  /** Before the database closes: drain the worker, then close the queue and its connections (the job locks last: jobs hold them). */
   async beforeApplicationShutdown(): Promise<void> {
     await this.queue.close(this.config.QHORUS_SHUTDOWN_TIMEOUT_MS);
+    await this.locks.close();
   }
 }

@@ -93,6 +93,9 @@ const COMMIT_SQL = `
         updated_at = now(), updated_by = $6, last_error = NULL, last_error_at = NULL
     WHERE s.channel_id = $1 AND s.version = $2
     RETURNING ${SLOT_COLUMNS}, s.refresh_through_seq
+  ), due_flag AS (
+    UPDATE channels c SET summary_due = c.last_seq - committed.covers_through_seq >= c.summary_threshold
+    FROM committed WHERE c.id = committed.channel_id
   ), h AS (
     INSERT INTO channel_summary_history (channel_id, version, text, annotations, covers_from_seq, covers_through_seq, updated_by)
     SELECT channel_id, version, text, annotations, $7::bigint, covers_through_seq, updated_by FROM committed
@@ -102,9 +105,29 @@ const COMMIT_SQL = `
   )
   SELECT s.*, (${DUE}) AS due_again FROM committed s JOIN channels c ON c.id = s.channel_id`;
 
+/**
+ * The sweep's round, bounded: candidates come from four partial indexes only (backlog at the
+ * threshold, a refresh asked for, a time trigger or a token trigger set), so idle channels cost nothing; each is
+ * then looked up by key and the full DUE predicate re-checked (the `LIMIT 1` keeps that a
+ * per-candidate lookup: Postgres cannot estimate the candidates and would otherwise hash every
+ * channel); the least recently summarised go first, at most $2 a round.
+ */
 const DUE_CHANNEL_IDS_SQL = `
-  SELECT c.id FROM channels c JOIN channel_summaries s ON s.channel_id = c.id
-  WHERE ${DUE} AND NOT ${coolingDown('$1')}`;
+  SELECT d.id FROM (
+      SELECT id FROM channels WHERE summary_due
+      -- Bounded: Postgres cannot estimate a column-to-column comparison (it guesses a third of
+      -- the table) and would plan, and JIT-compile, for 30,000 candidates instead of a handful.
+      UNION (SELECT s.channel_id FROM channel_summaries s
+             WHERE s.refresh_through_seq > s.covers_through_seq AND NOT ${coolingDown('$1')}
+             LIMIT $2)
+      UNION SELECT id FROM channels WHERE update_after_seconds IS NOT NULL
+      UNION SELECT id FROM channels WHERE summary_threshold_tokens IS NOT NULL) k(id)
+  CROSS JOIN LATERAL (
+    SELECT c.id, s.updated_at FROM channels c JOIN channel_summaries s ON s.channel_id = c.id
+    WHERE c.id = k.id AND ${DUE} AND NOT ${coolingDown('$1')}
+    LIMIT 1) d
+  ORDER BY d.updated_at NULLS FIRST, d.id
+  LIMIT $2`;
 
 /** Newest first, below `beforeVersion` (an index range on (channel_id, version)). */
 const HISTORY_SQL = `
@@ -193,14 +216,11 @@ export class SummaryRepository {
   }
 
   /**
-   * Channels whose summary is due, derived from Postgres alone. Channels that failed recently
-   * are left alone for `errorBackoffMs` (the same backoff `findDue` applies).
+   * Channels whose summary is due, derived from Postgres alone, at most `limit` of them. Channels
+   * that failed recently are left alone for `errorBackoffMs` (the same backoff `findDue` applies).
    */
-  async dueChannelIds(errorBackoffMs: number): Promise<string[]> {
-    const rows: { id: string }[] = await this.db.query(
-      DUE_CHANNEL_IDS_SQL,
-      [errorBackoffMs],
-    );
+  async dueChannelIds(errorBackoffMs: number, limit: number): Promise<string[]> {
+    const rows: { id: string }[] = await this.db.query(DUE_CHANNEL_IDS_SQL, [errorBackoffMs, limit]);
     return rows.map((r) => String(r.id));
   }
 

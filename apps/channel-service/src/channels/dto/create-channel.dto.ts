@@ -1,3 +1,4 @@
+import { OptionalField } from '../../common/optional-field';
 import { ArrayMaxSize, IsArray, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateIf } from 'class-validator';
 import { AGENT_NAME_PATTERN } from '../../auth/dto/register-agent.dto';
 import {
@@ -24,7 +25,7 @@ export class CreateChannelDto {
   description?: string;
 
   /** Unsummarised messages that trigger a summary update (default QHORUS_SUMMARY_THRESHOLD). */
-  @IsOptional()
+  @OptionalField()
   @IsInt()
   @Min(1)
   @Max(MAX_SUMMARY_THRESHOLD)
@@ -49,7 +50,7 @@ export class CreateChannelDto {
   updateAfterSeconds?: number;
 
   /** Summariser strategy: heuristic (default), verbatim, tiered, llm, or a registered name. */
-  @IsOptional()
+  @OptionalField()
   @IsString()
   @MaxLength(MAX_SUMMARISER_NAME_LENGTH)
   summariser?: string;

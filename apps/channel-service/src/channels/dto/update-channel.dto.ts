@@ -1,3 +1,4 @@
+import { OptionalField } from '../../common/optional-field';
 import { ArrayMaxSize, IsArray, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateIf } from 'class-validator';
 import { AGENT_NAME_PATTERN } from '../../auth/dto/register-agent.dto';
 import { MAX_DESCRIPTION_LENGTH, MAX_MEMBERS, MAX_SUMMARISER_NAME_LENGTH, MAX_SUMMARY_THRESHOLD, MAX_SUMMARY_THRESHOLD_TOKENS, MAX_UPDATE_AFTER_SECONDS } from './channel-name';
@@ -10,7 +11,7 @@ export class UpdateChannelDto {
   @MaxLength(MAX_DESCRIPTION_LENGTH)
   description?: string | null;
 
-  @IsOptional()
+  @OptionalField()
   @IsInt()
   @Min(1)
   @Max(MAX_SUMMARY_THRESHOLD)
@@ -31,7 +32,7 @@ export class UpdateChannelDto {
   @Max(MAX_UPDATE_AFTER_SECONDS)
   updateAfterSeconds?: number | null;
 
-  @IsOptional()
+  @OptionalField()
   @IsString()
   @MaxLength(MAX_SUMMARISER_NAME_LENGTH)
   summariser?: string;

@@ -1,3 +1,4 @@
+import { OptionalField } from '../../common/optional-field';
 import { MESSAGE_TYPES, MessageType, TARGET_REQUIRED_TYPES } from '@qhorus/api';
 import { Transform } from 'class-transformer';
 import { IsIn, IsInt, IsNotEmpty, IsObject, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateIf } from 'class-validator';
@@ -14,7 +15,7 @@ const typeOf = (o: PostMessageDto): MessageType => (o.type ?? DEFAULT_MESSAGE_TY
 
 export class PostMessageDto {
   /** One of QUERY, COMMAND, RESPONSE, STATUS (default), DECLINE, FAILURE, HANDOFF, DONE, EVENT. */
-  @IsOptional()
+  @OptionalField()
   @Transform(upper)
   @IsIn(MESSAGE_TYPES, { message: `type must be one of ${MESSAGE_TYPES.join(', ')}` })
   type?: MessageType;

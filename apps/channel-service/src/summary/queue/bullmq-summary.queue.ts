@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { Job, Queue, Worker } from 'bullmq';
+import { DelayedError, Job, Queue, Worker } from 'bullmq';
 import IORedis from 'ioredis';
 import { withTimeout } from '../../common/with-timeout';
 import { RetryPolicy, SummaryJob, SummaryJobHandler, SummaryQueue, summaryJobKey } from './summary-queue';
@@ -8,6 +8,12 @@ export const SUMMARY_QUEUE_NAME = 'channel-summary';
 const SUMMARY_JOB_NAME = 'summarise';
 /** Failed jobs kept for inspection. */
 const KEEP_FAILED_JOBS = 1000;
+/**
+ * A job whose channel is being summarised by another process (a job BullMQ judged stalled while
+ * its first worker still runs it, or one handed back at shutdown while the old process exits)
+ * waits this long and tries again, without using up an attempt.
+ */
+export const BUSY_CHANNEL_RETRY_MS = 1_000;
 
 type SummaryJobData = SummaryJob;
 
@@ -16,6 +22,10 @@ export interface BullmqQueueOptions {
   prefix: string;
   retry: RetryPolicy;
   concurrency: number;
+  /** BullMQ lockDuration: a worker that stops renewing its job's lock (crashed, frozen) loses the job after this long. */
+  lockMs: number;
+  /** BullMQ stalledInterval: how often workers look for jobs whose lock expired and move them back to waiting. */
+  stalledCheckMs: number;
 }
 
 /**
@@ -28,6 +38,8 @@ export class BullmqSummaryQueue extends SummaryQueue {
   private readonly producerConnection: IORedis;
   private readonly queue: Queue<SummaryJobData>;
   private worker: Worker<SummaryJobData> | null = null;
+  /** Jobs this worker is running, with the lock token that lets it hand them back at shutdown. */
+  private readonly active = new Map<string, { job: Job<SummaryJobData>; token: string }>();
   private workerConnection: IORedis | null = null;
 
   constructor(private readonly options: BullmqQueueOptions) {
@@ -70,10 +82,12 @@ export class BullmqSummaryQueue extends SummaryQueue {
     // Workers block on Redis and must never give up on a command.
     this.workerConnection = new IORedis(this.options.redisUrl, { maxRetriesPerRequest: null });
     this.workerConnection.on('error', (err) => this.logger.debug({ err: err.message }, 'redis worker connection error'));
-    this.worker = new Worker<SummaryJobData>(SUMMARY_QUEUE_NAME, (job: Job<SummaryJobData>) => handler(job.data, job.attemptsMade + 1), {
+    this.worker = new Worker<SummaryJobData>(SUMMARY_QUEUE_NAME, (job, token) => this.run(job, token!, handler), {
       connection: this.workerConnection,
       prefix: this.options.prefix,
       concurrency: this.options.concurrency,
+      lockDuration: this.options.lockMs,
+      stalledInterval: this.options.stalledCheckMs,
     });
     this.worker.on('error', (err) => this.logger.debug({ err: err.message }, 'summary worker error'));
     this.worker.on('failed', (job, err) =>
@@ -81,24 +95,48 @@ export class BullmqSummaryQueue extends SummaryQueue {
     );
   }
 
+  private async run(job: Job<SummaryJobData>, token: string, handler: SummaryJobHandler): Promise<void> {
+    this.active.set(job.id!, { job, token });
+    try {
+      // attemptsMade: failed attempts so far (a busy channel's delay is not one).
+      if ((await handler(job.data, job.attemptsMade + 1)) === 'busy') {
+        await job.moveToDelayed(Date.now() + BUSY_CHANNEL_RETRY_MS, token);
+        throw new DelayedError(); // tells BullMQ the job was moved, not finished
+      }
+    } finally {
+      this.active.delete(job.id!);
+    }
+  }
+
   async close(graceMs: number): Promise<void> {
     // Drain first: pause() stops taking jobs and waits for the active ones; past the grace period,
-    // force-close so the unfinished job stays in Redis and another worker takes it over as
-    // stalled. (Not close() under the timeout: BullMQ memoises the first close(), so a later
-    // close(true) would return that same promise, still waiting for the hung job.)
+    // move each unfinished job back to waiting (another worker takes it at once instead of after
+    // the lock expires and a stalled check runs), then force-close. (Not close() under the timeout:
+    // BullMQ memoises the first close(), so a later close(true) would return that same promise,
+    // still waiting for the hung job.)
     if (this.worker) {
       const worker = this.worker;
       try {
         await withTimeout(worker.pause(), graceMs, 'draining the summary worker');
         await worker.close();
       } catch {
-        this.logger.warn({ graceMs }, 'summary jobs still running at shutdown; handing them back');
+        this.logger.warn({ graceMs, jobs: this.active.size }, 'summary jobs still running at shutdown; handing them back');
+        await Promise.all([...this.active.values()].map(({ job, token }) => this.handBack(job, token)));
         await worker.close(true);
       }
     }
     await this.queue.close();
     this.workerConnection?.disconnect();
     this.producerConnection.disconnect();
+  }
+
+  /** Back to waiting, releasing our lock (if Redis is unreachable, the stalled check does it later). */
+  private async handBack(job: Job<SummaryJobData>, token: string): Promise<void> {
+    try {
+      await job.moveToWait(token);
+    } catch (err) {
+      this.logger.warn({ channelId: job.data.channelId, correlationId: job.data.correlationId, err: (err as Error).message }, 'could not hand a summary job back; it is taken over once its lock expires');
+    }
   }
 
   async isHealthy(): Promise<boolean> {

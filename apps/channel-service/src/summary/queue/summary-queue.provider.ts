@@ -16,6 +16,8 @@ export const summaryQueueProvider: Provider = {
       prefix: config.QHORUS_QUEUE_PREFIX,
       retry,
       concurrency: config.QHORUS_WORKER_CONCURRENCY,
+      lockMs: config.QHORUS_JOB_LOCK_MS,
+      stalledCheckMs: config.QHORUS_JOB_STALLED_CHECK_MS,
     });
   },
 };

@@ -12,13 +12,20 @@ export function summaryJobKey(job: SummaryJob): string {
 }
 
 /**
+ * What a job run came to: `done` (ran, or found nothing due), or `busy`: another process is
+ * running the channel's job right now (ChannelJobLock), so this one did nothing; the queue runs
+ * it again later without using up an attempt.
+ */
+export type SummaryJobOutcome = 'done' | 'busy';
+
+/**
  * Runs one summary job. Rejecting means "failed; retry with backoff". The handler checks the
  * channel (or thread) is still due (Postgres decides: threshold, time trigger or a recorded
  * refresh; for a thread, the thread index), so a trigger kept while a job ran does not cause a
  * tiny extra step. `attempt` counts from 1; a retry (> 1) was already spaced by the queue's
  * backoff, so the channel's failure backoff does not hold it back.
  */
-export type SummaryJobHandler = (job: SummaryJob, attempt: number) => Promise<void>;
+export type SummaryJobHandler = (job: SummaryJob, attempt: number) => Promise<SummaryJobOutcome>;
 
 /**
  * The summary job queue: at most one job queued or running per channel (and per thread), and a
@@ -43,8 +50,9 @@ export abstract class SummaryQueue {
   abstract startWorker(handler: SummaryJobHandler): Promise<void>;
   /**
    * Lets in-flight jobs finish for up to `graceMs`; jobs still running then are handed back
-   * (BullMQ: left to be picked up again as stalled; in-process: re-derived by the sweep at the
-   * next start, since Postgres still shows the backlog). Then releases connections.
+   * (BullMQ: moved back to waiting, so another worker takes them at once; in-process: re-derived
+   * by the sweep of another instance or at the next start, since Postgres still shows the backlog).
+   * Then releases connections.
    */
   abstract close(graceMs: number): Promise<void>;
   /** True when the queue's backing store answers (for health). */
