@@ -46,6 +46,11 @@ async function main() {
   const app = Fastify({ logger: false });
 
   app.get('/health', async () => ({ status: 'ok' }));
+  // A failed statement invalidates the run (the bench counts non-2xx): say why on stderr.
+  app.setErrorHandler((error, _req, reply) => {
+    console.error(error.message);
+    reply.code(500).send({ message: error.message });
+  });
 
   const view = (channel, r) => ({
     id: r.id,
