@@ -1,7 +1,8 @@
 import { Body, Controller, Get, HttpCode, HttpStatus, Post } from '@nestjs/common';
-import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { AdminOnly } from './auth.decorators';
 import { AuthService } from './auth.service';
+import { AgentResponse, RegisteredAgentResponse } from './dto/agent.response';
 import { RegisterAgentDto } from './dto/register-agent.dto';
 
 @ApiTags('agents')
@@ -14,13 +15,15 @@ export class AgentsController {
   @Post()
   @AdminOnly()
   @HttpCode(HttpStatus.CREATED)
-  async register(@Body() dto: RegisterAgentDto) {
+  @ApiCreatedResponse({ type: RegisteredAgentResponse })
+  async register(@Body() dto: RegisterAgentDto): Promise<RegisteredAgentResponse> {
     const { agent, token } = await this.auth.register(dto.name);
     return { name: agent.name, token, createdAt: agent.createdAt };
   }
 
   @Get()
-  async list() {
+  @ApiOkResponse({ type: [AgentResponse] })
+  async list(): Promise<AgentResponse[]> {
     const agents = await this.auth.list();
     return agents.map((a) => ({ name: a.name, createdAt: a.createdAt }));
   }

@@ -1,7 +1,8 @@
 import { Channel } from './channel.entity';
+import { ChannelResponse } from './dto/channel.response';
 
 /** The public JSON of a channel. */
-export function channelView(c: Channel) {
+export function channelView(c: Channel): ChannelResponse {
   return {
     name: c.name,
     description: c.description,

@@ -1,14 +1,17 @@
 import { Controller, Get, Param, Query, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiExtraModels, ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { CurrentPrincipal } from '../auth/auth.decorators';
 import { Principal } from '../auth/principal';
 import { ChannelsService } from '../channels/channels.service';
 import { ChannelSubscriptions } from './channel-subscriptions';
+import { MessageResponse } from '../messages/dto/message.response';
 import { EventsQuery } from './dto/events.query';
+import { SummaryUpdatedEventData } from './dto/stream-event.response';
 import { SseStream } from './sse-stream';
 
 @ApiTags('events')
+@ApiExtraModels(MessageResponse, SummaryUpdatedEventData)
 @ApiBearerAuth()
 @Controller('channels/:name/events')
 export class EventsController {
@@ -24,6 +27,7 @@ export class EventsController {
    */
   @Get()
   @ApiProduces('text/event-stream')
+  @ApiOkResponse({ description: 'The event stream (text/event-stream)', content: { 'text/event-stream': { schema: { type: 'string', description: 'SSE frames: `event:` message.posted or summary.updated, `data:` its JSON' } } } })
   async stream(@Param('name') name: string, @Query() query: EventsQuery, @CurrentPrincipal() by: Principal, @Res() reply: FastifyReply): Promise<void> {
     const channel = await this.channels.get(name, by); // 404 (as JSON) before any byte of the stream
     reply.hijack();

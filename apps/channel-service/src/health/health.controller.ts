@@ -1,8 +1,9 @@
 import { Controller, Get, ServiceUnavailableException } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
+import { ApiExtraModels, ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import { HealthCheck, HealthCheckResult, HealthCheckService } from '@nestjs/terminus';
 import { Public } from '../auth/auth.decorators';
 import { DatabaseHealthIndicator } from './database.health';
+import { DependencyHealth, HealthResponse, LivenessResponse } from './dto/health.response';
 import { QueueHealthIndicator } from './queue.health';
 
 const READY_EXAMPLE = {
@@ -17,6 +18,7 @@ const READY_EXAMPLE = {
  * serves requests). No token: probes and load balancers call these.
  */
 @ApiTags('operations')
+@ApiExtraModels(DependencyHealth)
 @Public()
 @Controller('health')
 export class HealthController {
@@ -30,7 +32,7 @@ export class HealthController {
   @Get()
   @HealthCheck({ swaggerDocumentation: false })
   @ApiOperation({ summary: 'Readiness: each dependency (database, queue) with its status' })
-  @ApiOkResponse({ description: 'Every dependency is up', schema: { type: 'object', example: READY_EXAMPLE } })
+  @ApiOkResponse({ description: 'Every dependency is up', type: HealthResponse, example: READY_EXAMPLE })
   @ApiServiceUnavailableResponse({ description: 'A dependency is down; `details` says which' })
   async ready(): Promise<HealthCheckResult> {
     try {
@@ -49,7 +51,7 @@ export class HealthController {
   /** Liveness: answers as long as the process serves HTTP; checks no dependency. */
   @Get('live')
   @ApiOperation({ summary: 'Liveness: the process is serving requests' })
-  @ApiOkResponse({ description: 'The process is alive', schema: { type: 'object', example: { status: 'ok' } } })
+  @ApiOkResponse({ description: 'The process is alive', type: LivenessResponse })
   live(): { status: 'ok' } {
     return { status: 'ok' };
   }

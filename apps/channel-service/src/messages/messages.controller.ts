@@ -1,9 +1,10 @@
 import { Body, Controller, Get, Headers, HttpStatus, Param, Post, Query, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiHeader, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiCreatedResponse, ApiHeader, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { CurrentPrincipal } from '../auth/auth.decorators';
 import { Principal } from '../auth/principal';
 import { ListMessagesQuery } from './dto/list-messages.query';
+import { MessageResponse } from './dto/message.response';
 import { PostMessageDto } from './dto/post-message.dto';
 import { messageView } from './message.entity';
 import { MessagesService } from './messages.service';
@@ -20,20 +21,23 @@ export class MessagesController {
   /** Posts a message as the authenticated agent. A retry with the same Idempotency-Key returns the original. */
   @Post()
   @ApiHeader({ name: 'Idempotency-Key', required: false, description: 'Makes retries safe: the same key returns the original message' })
+  @ApiCreatedResponse({ type: MessageResponse, description: 'Stored' })
+  @ApiOkResponse({ type: MessageResponse, description: 'A retry with the same Idempotency-Key: the original message (header `Idempotent-Replayed: true`)' })
   async post(
     @Param('name') name: string,
     @Body() dto: PostMessageDto,
     @CurrentPrincipal() by: Principal,
     @Headers(IDEMPOTENCY_HEADER) idempotencyKey: string | undefined,
     @Res({ passthrough: true }) reply: FastifyReply,
-  ) {
+  ): Promise<MessageResponse> {
     const { message, replayed } = await this.messages.post(name, dto, by, idempotencyKey);
     if (replayed) reply.header(REPLAYED_HEADER, 'true').status(HttpStatus.OK);
     return messageView(message);
   }
 
   @Get()
-  async list(@Param('name') name: string, @Query() query: ListMessagesQuery, @CurrentPrincipal() by: Principal) {
+  @ApiOkResponse({ type: [MessageResponse] })
+  async list(@Param('name') name: string, @Query() query: ListMessagesQuery, @CurrentPrincipal() by: Principal): Promise<MessageResponse[]> {
     return (await this.messages.list(name, query, by)).map(messageView);
   }
 }

@@ -1,7 +1,8 @@
 import { Controller, Get, Param } from '@nestjs/common';
-import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal } from '../auth/auth.decorators';
 import { Principal } from '../auth/principal';
+import { ThreadSummaryResponse } from './dto/thread-summary.response';
 import { ThreadSummariesService } from './thread-summaries.service';
 
 @ApiTags('threads')
@@ -12,7 +13,8 @@ export class ThreadsController {
 
   /** The summary of one closed thread (DONE, FAILURE or HANDOFF); 404 while it is open. */
   @Get(':correlationId/summary')
-  summary(@Param('name') name: string, @Param('correlationId') correlationId: string, @CurrentPrincipal() by: Principal) {
+  @ApiOkResponse({ type: ThreadSummaryResponse })
+  summary(@Param('name') name: string, @Param('correlationId') correlationId: string, @CurrentPrincipal() by: Principal): Promise<ThreadSummaryResponse> {
     return this.threads.get(name, correlationId, by);
   }
 }

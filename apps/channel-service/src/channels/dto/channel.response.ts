@@ -1,0 +1,26 @@
+import { ApiProperty } from '@nestjs/swagger';
+
+/** The public JSON of a channel. */
+export class ChannelResponse {
+  name: string;
+  @ApiProperty({ type: String, nullable: true })
+  description: string | null;
+  /** Unsummarised messages that trigger a summary job. */
+  summaryThreshold: number;
+  @ApiProperty({ type: Number, nullable: true, description: 'Refresh the summary this long after the last one when messages are pending (null: off)' })
+  updateAfterSeconds: number | null;
+  /** The strategy that writes the channel's summary text. */
+  summariser: string;
+  @ApiProperty({ type: [String], nullable: true, description: 'null: public; otherwise only these agents (and the admin) can see the channel' })
+  members: string[] | null;
+  /** Seq of the newest message (0 when empty). */
+  lastSeq: number;
+  createdBy: string;
+  createdAt: Date;
+}
+
+/** A created or reconfigured channel, with what the service wants the caller to know. */
+export class ChannelWithWarningsResponse extends ChannelResponse {
+  /** E.g. the chosen summariser is unavailable and a fallback is used. */
+  warnings: string[];
+}

@@ -1,0 +1,46 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { STRING_MAP } from '../../docs/schema-properties';
+
+/** The summary slot of a channel (DESIGN §6). */
+export class SummaryResponse {
+  channel: string;
+  text: string;
+  @ApiProperty(STRING_MAP)
+  annotations: Record<string, string>;
+  /** The last seq the text accounts for. */
+  coversThroughSeq: number;
+  lastSeq: number;
+  /** lastSeq − coversThroughSeq: messages not yet summarised. */
+  pending: number;
+  /** 0 before the first summary. */
+  version: number;
+  @ApiProperty({ type: Date, nullable: true })
+  updatedAt: Date | null;
+  @ApiProperty({ type: String, nullable: true })
+  updatedBy: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'Why the last job failed (null after a success)' })
+  lastError: string | null;
+  @ApiProperty({ type: Date, nullable: true })
+  lastErrorAt: Date | null;
+  summariser: string;
+}
+
+/** The answer of `POST …/summary/refresh`. */
+export class SummaryRefreshResponse {
+  channel: string;
+  /** False when nothing is pending (no job is needed). */
+  queued: boolean;
+  pending: number;
+}
+
+/** One earlier version of the slot. */
+export class SummaryHistoryEntryResponse {
+  version: number;
+  text: string;
+  @ApiProperty(STRING_MAP)
+  annotations: Record<string, string>;
+  coversFromSeq: number;
+  coversThroughSeq: number;
+  updatedBy: string;
+  createdAt: Date;
+}
