@@ -53,21 +53,27 @@ async function loadDocument() {
   return documentFromBuild();
 }
 
+/** The media type of an operation's first success answer with content ('none' when it has none). */
+function producesOf(operation) {
+  const success = Object.entries(operation.responses).filter(([status, r]) => /^2/.test(status) && r.content);
+  return success.length > 0 ? Object.keys(success[0][1].content)[0] : 'none';
+}
+
 /** The generated files' contents for a document: the same document always gives the same bytes. */
 async function render(document) {
   const { default: openapiTS, astToString } = require('openapi-typescript');
   const types = HEADER + astToString(await openapiTS(document, { alphabetize: true }));
   const operations = [];
   for (const [path, item] of Object.entries(document.paths)) {
-    for (const method of HTTP_METHODS.filter((m) => item[m])) operations.push([item[method].operationId, method.toUpperCase(), path]);
+    for (const method of HTTP_METHODS.filter((m) => item[m])) operations.push([item[method].operationId, method.toUpperCase(), path, producesOf(item[method])]);
   }
   operations.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  const rows = operations.map(([id, method, path]) => `  ${id}: { method: '${method}', path: '${path}' },`).join('\n');
+  const rows = operations.map(([id, method, path, produces]) => `  ${id}: { method: '${method}', path: '${path}', produces: '${produces}' },`).join('\n');
   const table =
     HEADER +
     "import type { operations } from './openapi';\n\n" +
-    '/** Every operation of the document: its method and path template. */\n' +
-    `export const OPERATIONS = {\n${rows}\n} as const satisfies Record<keyof operations, { method: string; path: string }>;\n\n` +
+    '/** Every operation of the document: its method, path template and the media type of its success answer. */\n' +
+    `export const OPERATIONS = {\n${rows}\n} as const satisfies Record<keyof operations, { method: string; path: string; produces: string }>;\n\n` +
     'export type OperationId = keyof typeof OPERATIONS;\n';
   return { [TYPES_FILE]: types, [OPERATIONS_FILE]: table };
 }
