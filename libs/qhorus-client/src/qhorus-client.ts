@@ -102,6 +102,14 @@ export class QhorusClient {
     return result.data as OperationResult<K>;
   }
 
+  /**
+   * The operation serving `method path` (a path template such as `/api/v1/inbox`), if the
+   * document this client was generated from has it: for routes newer than some services.
+   */
+  static operationFor(method: string, path: string): OperationId | undefined {
+    return QhorusClient.operations().find((id) => OPERATIONS[id].method === method.toUpperCase() && OPERATIONS[id].path === path);
+  }
+
   /** The operationIds this client can call (those of the document it was generated from). */
   static operations(): OperationId[] {
     return Object.keys(OPERATIONS) as OperationId[];
