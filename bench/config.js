@@ -64,17 +64,35 @@ module.exports = {
   /** Rate limit lifted for the bench: it would otherwise answer 429s at the bench's rates. */
   RATE_LIMIT_LIFTED: '1000000000',
 
+  /** Capacity: summary jobs one worker sustains, RSS (idle, loaded, 100,000 channels), embedded start-up. */
+  CAPACITY: {
+    CHANNELS: int('BENCH_CAPACITY_CHANNELS', 2000),
+    THRESHOLD: 20,
+    POST_CONCURRENCY: 16,
+    POLL_MS: 100,
+    TIMEOUT_MS: 300_000,
+    LOAD_S: int('BENCH_DURATION_S', 8),
+    IDLE_CHANNELS: 100_000,
+    /** How long the service runs with the idle channels before the second load (sweep rounds). */
+    IDLE_WATCH_MS: 15_000,
+  },
+
   /** The targets. */
   TARGETS: {
     POST_RATIO: 0.6,
     GET_SUMMARY_RATIO: 0.7,
     P99_FACTOR: 3,
+    /** Batch posting: messages/s ÷ the prepared bare multi-row insert, and ÷ the service's single posts. */
+    BATCH_RATIO: 0.6,
+    BATCH_VS_SINGLE: 5,
     FRESHNESS_P95_MS: 500,
     HEURISTIC_MSGS_PER_S: 200_000,
     LINEARITY: 1.0,
   },
 
   /** The message every POST run sends (both servers). */
+  /** Batch posting: messages per POST …/messages/batch (the figure). */
+  BATCH_SIZE: int('BENCH_BATCH_SIZE', 100),
   POST_BODY: JSON.stringify({ type: 'STATUS', content: 'build 4711 finished: 312 tests passed, artefact uploaded to the release bucket', topic: 'build' }),
 
   ADMIN_TOKEN: 'qha_bench-admin-token-0123456789abcdef',

@@ -2,7 +2,7 @@
 'use strict';
 // `npm run bench`: builds the service, starts it in production mode (Postgres + BullMQ) next to
 // a bare Fastify + pg baseline, and measures the figures of docs/benchmarks.md.
-//   --only=post,get,freshness,heuristic,linearity   a subset (default: all)
+//   --only=post,get,batch,freshness,heuristic,linearity,capacity   a subset (default: all)
 //   --profile                                       all three servers under `node --cpu-prof` (see bench/tools/)
 //   --no-build                                      reuse dist/
 // Durations: BENCH_DURATION_S, BENCH_ROUNDS, BENCH_WARMUP_S (see bench/config.js).
@@ -22,7 +22,7 @@ const { runStamp } = require('./lib/stamp');
 const { compare, measuredWindows } = require('./scenarios/throughput');
 const { measureFreshness } = require('./scenarios/freshness');
 
-const ALL = ['post', 'get', 'freshness', 'heuristic', 'linearity'];
+const ALL = ['post', 'get', 'batch', 'freshness', 'heuristic', 'linearity', 'capacity'];
 const args = process.argv.slice(2);
 const only = (args.find((a) => a.startsWith('--only=')) ?? `--only=${ALL.join(',')}`).slice('--only='.length).split(',');
 const unknown = only.filter((name) => !ALL.includes(name));
@@ -47,7 +47,7 @@ function runJsonScript(script, env = {}, cpu) {
 }
 
 async function main() {
-  const report = { figures: [], freshness: null, heuristic: null, linearity: null };
+  const report = { figures: [], batch: null, freshness: null, heuristic: null, linearity: null, capacity: null };
   const started = new Date();
   const loadBefore = load();
   log(`Qhorus bench ${started.toISOString()} — ${os.cpus().length} CPUs, load average ${loadBefore}`);
@@ -61,7 +61,7 @@ async function main() {
   const queuePrefix = `qbench-${stamp}`;
   const cleanups = [];
   try {
-    if (wants('post') || wants('get') || wants('freshness')) {
+    if (wants('post') || wants('get') || wants('batch') || wants('freshness')) {
       const serviceDb = await createDatabase(stamp, 'service');
       cleanups.push(() => serviceDb.drop());
       const baselineDb = await createDatabase(stamp, 'baseline');
@@ -85,12 +85,16 @@ async function main() {
       log(`service pid ${service.pid} at ${service.url}, baseline pid ${baseline.pid} at ${baseline.url}, prepared baseline pid ${prepared.pid} at ${prepared.url}, pool size ${poolSize}`);
 
       const admin = new JsonClient(service.url, cfg.ADMIN_TOKEN);
-      const { token } = await admin.expectOk('POST', '/api/v1/agents', { name: cfg.AGENT });
+      // One agent per connection: a fleet, each agent under the default per-agent rate limit.
+      const tokens = [];
+      for (let i = 0; i < cfg.CONNECTIONS; i++) tokens.push((await admin.expectOk('POST', '/api/v1/agents', { name: `${cfg.AGENT}-${i}` })).token);
+      const token = tokens[0];
       const agent = new JsonClient(service.url, token);
       for (const name of POST_CHANNELS) await agent.expectOk('POST', '/api/v1/channels', { name });
       for (const name of NO_SUMMARY_CHANNELS) await agent.expectOk('POST', '/api/v1/channels', { name, summaryThreshold: cfg.NO_SUMMARY_THRESHOLD });
-      // Same headers on the wire for both servers (the baseline ignores the token).
-      const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+      // Same headers on the wire for all servers (the baselines ignore the token).
+      const headers = tokens.map((t) => ({ authorization: `Bearer ${t}`, 'content-type': 'application/json' }));
+      const authOnly = headers.map((h) => ({ authorization: h.authorization }));
       const postPaths = (channels) => channels.map((n) => `/api/v1/channels/${n}/messages`);
       const baselinePost = { url: baseline.url, pid: baseline.pid, paths: postPaths(POST_CHANNELS), headers };
       const preparedPost = { url: prepared.url, pid: prepared.pid, paths: postPaths(POST_CHANNELS), headers };
@@ -129,17 +133,33 @@ async function main() {
           ...(await compare({
             title: `GET summary (${textBytes} B of summary text)`,
             method: 'GET',
-            baseline: { url: baseline.url, pid: baseline.pid, paths: getPaths, headers: { authorization: headers.authorization } },
-            prepared: { url: prepared.url, pid: prepared.pid, paths: getPaths, headers: { authorization: headers.authorization } },
-            service: { url: service.url, pid: service.pid, paths: getPaths, headers: { authorization: headers.authorization } },
+            baseline: { url: baseline.url, pid: baseline.pid, paths: getPaths, headers: authOnly },
+            prepared: { url: prepared.url, pid: prepared.pid, paths: getPaths, headers: authOnly },
+            service: { url: service.url, pid: service.pid, paths: getPaths, headers: authOnly },
           })),
           target: cfg.TARGETS.GET_SUMMARY_RATIO,
         });
       }
+      if (wants('batch')) {
+        // Messages/s in batches of BATCH_SIZE, against the bare multi-row insert (same channels,
+        // threshold 20: every batch crosses it, so a summary job runs per batch on the service).
+        const batchBody = JSON.stringify({ messages: Array.from({ length: cfg.BATCH_SIZE }, () => JSON.parse(cfg.POST_BODY)) });
+        const batchPaths = POST_CHANNELS.map((n) => `/api/v1/channels/${n}/messages/batch`);
+        const figure = await compare({
+          title: `POST batch of ${cfg.BATCH_SIZE} messages`,
+          method: 'POST',
+          body: batchBody,
+          baseline: { ...baselinePost, paths: batchPaths },
+          prepared: { ...preparedPost, paths: batchPaths },
+          service: { url: service.url, pid: service.pid, paths: batchPaths, headers, dbUrl: serviceDb.url },
+        });
+        const singlePost = report.figures.find((f) => f.title.startsWith('POST message, threshold'));
+        report.batch = { size: cfg.BATCH_SIZE, figure, singlePostRps: singlePost ? singlePost.service.rps : NaN };
+      }
       if (wants('freshness')) {
         log(`  freshness: ${cfg.FRESHNESS.RATE} msg/s over ${cfg.FRESHNESS.CHANNELS} channels for ${cfg.FRESHNESS.DURATION_S} s`);
         report.freshness = {
-          ...(await measureFreshness({ baseUrl: service.url, token, threshold: cfg.DEFAULT_THRESHOLD })),
+          ...(await measureFreshness({ baseUrl: service.url, tokens, threshold: cfg.DEFAULT_THRESHOLD })),
           channels: cfg.FRESHNESS.CHANNELS,
         };
       }
@@ -160,6 +180,10 @@ async function main() {
     if (wants('linearity')) {
       log(`  linearity: ${cfg.LINEARITY.MESSAGES} messages into one channel at threshold ${cfg.LINEARITY.THRESHOLD}`);
       report.linearity = runJsonScript('scenarios/linearity.js', { BENCH_STAMP: stamp });
+    }
+    if (wants('capacity')) {
+      log('  capacity: summary jobs per second, RSS, embedded start-up');
+      report.capacity = runJsonScript('scenarios/capacity.js', { BENCH_STAMP: stamp });
     }
   } finally {
     for (const cleanup of cleanups) await cleanup().catch((e) => log(`cleanup: ${e.message}`));

@@ -1,9 +1,10 @@
 import { DataSource, DataSourceOptions } from 'typeorm';
 import { InitialSchema1764400000000 } from './1764400000000-initial-schema';
 import { SummaryRefreshRequest1764500000000 } from './1764500000000-summary-refresh-request';
+import { SummaryTokensAndRetention1765200000000 } from './1765200000000-summary-tokens-and-retention';
 
 /** Every migration, in order. Listed explicitly so the app, the CLI and jest load the same set. */
-export const MIGRATIONS = [InitialSchema1764400000000, SummaryRefreshRequest1764500000000];
+export const MIGRATIONS = [InitialSchema1764400000000, SummaryRefreshRequest1764500000000, SummaryTokensAndRetention1765200000000];
 
 /**
  * The one place that describes the database connection, shared by the CLI and the app.

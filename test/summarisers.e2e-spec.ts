@@ -16,6 +16,8 @@ class HangingSummariser implements ContentSummariser<Message> {
 }
 
 const SUMMARY_TIMEOUT_MS = 1_000;
+/** How long the job waits for an aborted call to end (the hanging one never does). */
+const ABORT_GRACE_MS = 200;
 /** Far above any backlog here: summaries run only when a test asks (refresh). */
 const MANUAL_ONLY = 10_000;
 
@@ -41,7 +43,7 @@ describe('custom summarisers in the running service', () => {
     t = await startTestApp('summarisers', {
       imports: [IncidentSummaryModule],
       summarisers: { hang: hanging },
-      env: { QHORUS_SUMMARY_TIMEOUT_MS: String(SUMMARY_TIMEOUT_MS), QHORUS_JOB_ATTEMPTS: '2' },
+      env: { QHORUS_SUMMARY_TIMEOUT_MS: String(SUMMARY_TIMEOUT_MS), QHORUS_SUMMARY_ABORT_GRACE_MS: String(ABORT_GRACE_MS), QHORUS_JOB_ATTEMPTS: '2' },
     });
     // The one instance Nest made; the spy records every call and still runs the real method.
     summarise = jest.spyOn(t.app.get(IncidentSummariser, { strict: false }), 'summarise');
@@ -118,12 +120,12 @@ describe('custom summarisers in the running service', () => {
     expect((await bob.get('/api/v1/channels/ops')).body.summariser).toBe('incident');
   });
 
-  it('a summariser that hangs is cut off by QHORUS_SUMMARY_TIMEOUT_MS: lastError says so and the slot stays as it was', async () => {
+  it('a summariser that hangs (and ignores its signal) is cut off by QHORUS_SUMMARY_TIMEOUT_MS: lastError says so and the slot stays as it was', async () => {
     await carol.post('/api/v1/channels', { name: 'stuck', summariser: 'hang', summaryThreshold: MANUAL_ONLY });
     await postMany(carol, 'stuck', 2);
     await carol.post('/api/v1/channels/stuck/summary/refresh');
     const failed = await waitForSummary(carol, 'stuck', (s) => s.lastError !== null, 'the timeout to be recorded');
-    expect(failed.lastError).toBe(`summariser 'hang' timed out after ${SUMMARY_TIMEOUT_MS} ms`);
+    expect(failed.lastError).toBe(`summariser 'hang' timed out after ${SUMMARY_TIMEOUT_MS} ms and was still running ${ABORT_GRACE_MS} ms after it was aborted`);
     expect(failed).toMatchObject({ text: '', version: 0, coversThroughSeq: 0, pending: 2 });
     expect(hanging.calls).toBeGreaterThanOrEqual(1);
   });

@@ -1,3 +1,4 @@
+import { CONFIG_DEFAULTS } from '../apps/channel-service/src/config/app-config';
 import { ContentSummariser } from '@qhorus/blocks-summarisation';
 import { Message, SummaryResult } from '@qhorus/api';
 import { ApiClient } from './support/http';
@@ -73,7 +74,7 @@ describe('summary jobs over a backlog longer than one chunk', () => {
     const channel = (await t.app.get(ChannelsRepository).findByName('manual'))!;
     const summaries = t.app.get(SummaryRepository);
     const step = (expectedVersion: number, from: number, through: number) =>
-      summaries.commit({ channelId: channel.id, expectedVersion, result: { text: `${from}-${through}`, annotations: {} }, coversFromSeq: from, coversThroughSeq: through, updatedBy: 'test' });
+      summaries.commit({ channelId: channel.id, historyKeep: CONFIG_DEFAULTS.QHORUS_SUMMARY_HISTORY_KEEP, expectedVersion, result: { text: `${from}-${through}`, annotations: {} }, coversFromSeq: from, coversThroughSeq: through, updatedBy: 'test' });
 
     expect((await step(0, 1, 2)).dueAgain).toBe(false); // 3 pending, threshold 10,000
     await summaries.requestRefresh(channel.id); // asks for everything through seq 5

@@ -3,6 +3,8 @@
 // of the service's pool size, on a database migrated with the service's own migrations. No
 // auth, no validation framework, no logging, no events: the stack's own limit.
 //   POST /api/v1/channels/:name/messages  seq allocated and row inserted in ONE statement
+//   POST /api/v1/channels/:name/messages/batch  {messages:[…]}: seqs allocated and every row
+//                                         inserted in ONE multi-row statement (unnest)
 //   GET  /api/v1/channels/:name/summary   the slot read in one indexed statement
 // Env: DATABASE_URL, PORT, HOST, POOL_SIZE, PREPARED_STATEMENTS.
 //   PREPARED_STATEMENTS unset: `pool.query(text, values)`, as most code written by hand does
@@ -19,6 +21,13 @@ const INSERT_MESSAGE = `
   WITH c AS (UPDATE channels SET last_seq = last_seq + 1 WHERE name = $1 RETURNING id, last_seq)
   INSERT INTO messages (channel_id, seq, type, sender, content, topic)
   SELECT c.id, c.last_seq, $2, $3, $4, $5 FROM c
+  RETURNING id, seq, type, sender, content, topic, correlation_id, in_reply_to, target, metadata, created_at`;
+
+const INSERT_BATCH = `
+  WITH input AS (SELECT * FROM unnest($2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS t(type, content, topic, ord)),
+  c AS (UPDATE channels SET last_seq = last_seq + $5 WHERE name = $1 RETURNING id, last_seq)
+  INSERT INTO messages (channel_id, seq, type, sender, content, topic)
+  SELECT c.id, c.last_seq - $5 + i.ord, i.type, $6, i.content, i.topic FROM c, input i
   RETURNING id, seq, type, sender, content, topic, correlation_id, in_reply_to, target, metadata, created_at`;
 
 // channels.name is UNIQUE and channel_summaries is keyed by channel_id: two index lookups, one row
@@ -38,26 +47,40 @@ async function main() {
 
   app.get('/health', async () => ({ status: 'ok' }));
 
+  const view = (channel, r) => ({
+    id: r.id,
+    channel,
+    seq: Number(r.seq),
+    type: r.type,
+    sender: r.sender,
+    content: r.content,
+    topic: r.topic,
+    correlationId: r.correlation_id,
+    inReplyTo: r.in_reply_to,
+    target: r.target,
+    metadata: r.metadata,
+    createdAt: r.created_at,
+  });
+
   app.post('/api/v1/channels/:name/messages', async (req, reply) => {
     const b = req.body ?? {};
     if (typeof b.content !== 'string') return reply.code(400).send({ message: 'content must be a string' });
     const { rows } = await pool.query(statement('insert_message', INSERT_MESSAGE, [req.params.name, b.type ?? DEFAULT_TYPE, SENDER, b.content, b.topic ?? DEFAULT_TOPIC]));
     if (rows.length === 0) return reply.code(404).send({ message: 'channel not found' });
-    const r = rows[0];
-    return reply.code(201).send({
-      id: r.id,
-      channel: req.params.name,
-      seq: Number(r.seq),
-      type: r.type,
-      sender: r.sender,
-      content: r.content,
-      topic: r.topic,
-      correlationId: r.correlation_id,
-      inReplyTo: r.in_reply_to,
-      target: r.target,
-      metadata: r.metadata,
-      createdAt: r.created_at,
-    });
+    return reply.code(201).send(view(req.params.name, rows[0]));
+  });
+
+  app.post('/api/v1/channels/:name/messages/batch', { bodyLimit: 4 * 1024 * 1024 }, async (req, reply) => {
+    const messages = req.body?.messages;
+    if (!Array.isArray(messages) || messages.some((m) => typeof m?.content !== 'string')) {
+      return reply.code(400).send({ message: 'messages must be an array of {content}' });
+    }
+    const column = (pick) => messages.map(pick);
+    const values = [req.params.name, column((m) => m.type ?? DEFAULT_TYPE), column((m) => m.content), column((m) => m.topic ?? DEFAULT_TOPIC), messages.length, SENDER];
+    const { rows } = await pool.query(statement('insert_batch', INSERT_BATCH, values));
+    if (rows.length === 0) return reply.code(404).send({ message: 'channel not found' });
+    rows.sort((a, b) => Number(a.seq) - Number(b.seq));
+    return reply.code(201).send({ messages: rows.map((r) => view(req.params.name, r)) });
   });
 
   app.get('/api/v1/channels/:name/summary', async (req, reply) => {

@@ -67,22 +67,25 @@ function cpuPerRequestUs(before, after, requests) {
 
 /**
  * One autocannon run. Connection i sends every request to `paths[i % paths.length]`, so with one
- * path per connection each connection owns a channel. Returns req/s (2xx only), p50, p99 (ms),
+ * path per connection each connection owns a channel; `headers` may be a list too (connection i
+ * speaks as agent i, so the default per-agent rate limit applies as in a fleet). Returns req/s (2xx only), p50, p99 (ms),
  * and the server process's CPU time per request (µs) — a figure much less sensitive to other
  * load on the machine than req/s.
  */
 async function runLoad({ url, method, paths, headers = {}, body, durationS, pid }) {
   let next = 0;
+  const headersList = Array.isArray(headers) ? headers : [headers];
   const cpuBefore = cpuSnapshot(pid);
   const result = await autocannon({
     url,
     connections: CONNECTIONS,
     duration: durationS,
     method,
-    headers,
+    headers: headersList[0],
     body,
     setupClient: (client) => {
-      client.setRequests([{ method, path: paths[next++ % paths.length], headers, body }]);
+      const i = next++;
+      client.setRequests([{ method, path: paths[i % paths.length], headers: headersList[i % headersList.length], body }]);
     },
   });
   const ok = result['2xx'];

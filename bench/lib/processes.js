@@ -1,6 +1,9 @@
 'use strict';
 const { spawn } = require('node:child_process');
+const { openSync } = require('node:fs');
 const net = require('node:net');
+const os = require('node:os');
+const { join } = require('node:path');
 const { HOST } = require('../config');
 
 const exited = (child) => child.exitCode !== null || child.signalCode !== null;
@@ -33,21 +36,21 @@ async function waitForHttp(url, child, timeoutMs = 60_000) {
 }
 
 /**
- * Starts `node [nodeArgs] script` with `env` and waits until `readyPath` answers. Output goes to
- * the bench's stderr prefixed with `label`, so warnings from the servers stay visible.
+ * Starts `node [nodeArgs] script` with `env` and waits until `readyPath` answers. Its stdout (the
+ * service's JSON log, a line per request at the default level) goes to a file, as in a
+ * deployment, not through this process; stderr is relayed prefixed with `label`.
  */
 async function startServer({ label, script, nodeArgs = [], env, readyPath }) {
   const port = await freePort();
+  const logFile = join(os.tmpdir(), `qhorus-bench-${label.replace(/\W+/g, '-')}-${port}.log`);
   const child = spawn(process.execPath, [...nodeArgs, script], {
     env: { ...process.env, ...env, PORT: String(port), HOST },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', openSync(logFile, 'w'), 'pipe'],
   });
-  const relay = (stream) =>
-    stream.on('data', (chunk) => {
-      for (const line of chunk.toString().split('\n')) if (line.trim()) process.stderr.write(`[${label}] ${line}\n`);
-    });
-  relay(child.stdout);
-  relay(child.stderr);
+  process.stderr.write(`[${label}] log: ${logFile}\n`);
+  child.stderr.on('data', (chunk) => {
+    for (const line of chunk.toString().split('\n')) if (line.trim()) process.stderr.write(`[${label}] ${line}\n`);
+  });
   const url = `http://${HOST}:${port}`;
   await waitForHttp(`${url}${readyPath}`, child);
   return {

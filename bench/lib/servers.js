@@ -6,7 +6,11 @@ const cfg = require('../config');
 const dist = require('./dist');
 const { startServer } = require('./processes');
 
-/** The service as `npm start` runs it, logging at warn, with the rate limit lifted (see config). */
+/**
+ * The service as a user runs it on Postgres + Redis: every knob at its default (LOG_LEVEL=info
+ * with a line per request, the default per-agent rate limit, threshold 20), except the
+ * connection URLs, the admin token and the pool size the baselines get too.
+ */
 function startService({ databaseUrl, queuePrefix, poolSize, nodeArgs }) {
   return startServer({
     label: 'service',
@@ -15,14 +19,11 @@ function startService({ databaseUrl, queuePrefix, poolSize, nodeArgs }) {
     readyPath: '/health',
     env: {
       NODE_ENV: 'production',
-      LOG_LEVEL: 'warn',
       DATABASE_URL: databaseUrl,
       REDIS_URL: cfg.REDIS_URL,
       QHORUS_QUEUE_PREFIX: queuePrefix,
       QHORUS_ADMIN_TOKEN: cfg.ADMIN_TOKEN,
       QHORUS_DB_POOL_SIZE: String(poolSize),
-      QHORUS_RATE_LIMIT_PER_SECOND: cfg.RATE_LIMIT_LIFTED,
-      QHORUS_RATE_LIMIT_BURST: cfg.RATE_LIMIT_LIFTED,
     },
   });
 }

@@ -30,7 +30,7 @@ async function jobTotals(client) {
 }
 
 /** Posts RATE msgs/s round-robin for durationS; records each post's send time by (channel, seq). */
-async function pacedLoad(client, channels, body) {
+async function pacedLoad(clients, channels, body) {
   const sent = channels.map(() => new Map()); // seq → send time (ms)
   const latencies = [];
   let failures = 0;
@@ -45,7 +45,7 @@ async function pacedLoad(client, channels, body) {
       while (issued < due) {
         const i = issued++ % channels.length;
         const at = nowMs();
-        const p = client.post(`/api/v1/channels/${channels[i]}/messages`, body).then(
+        const p = clients[i % clients.length].post(`/api/v1/channels/${channels[i]}/messages`, body).then(
           (res) => {
             if (res.status !== 201) failures++;
             else {
@@ -89,8 +89,11 @@ function samplesFrom(channels, sent, observed, threshold, countFrom) {
   return { samples, missed };
 }
 
-async function measureFreshness({ baseUrl, token, threshold }) {
+/** `tokens`: several agents share the paced load, each under the default per-agent rate limit. */
+async function measureFreshness({ baseUrl, tokens, threshold }) {
+  const [token] = tokens;
   const client = new JsonClient(baseUrl, token, FRESHNESS.MAX_SOCKETS);
+  const posters = tokens.map((t) => new JsonClient(baseUrl, t, Math.max(1, Math.ceil(FRESHNESS.MAX_SOCKETS / tokens.length))));
   const channels = Array.from({ length: FRESHNESS.CHANNELS }, (_, i) => `fresh-${String(i).padStart(2, '0')}`);
   for (const name of channels) await client.expectOk('POST', '/api/v1/channels', { name });
 
@@ -103,7 +106,7 @@ async function measureFreshness({ baseUrl, token, threshold }) {
   }
 
   const jobsBefore = await jobTotals(client);
-  const load = await pacedLoad(client, channels, JSON.parse(POST_BODY));
+  const load = await pacedLoad(posters, channels, JSON.parse(POST_BODY));
   // Wait for the summaries of the last crossings.
   const deadline = nowMs() + FRESHNESS.DRAIN_TIMEOUT_MS;
   const lastSeq = (i) => Math.max(0, ...load.sent[i].keys());
@@ -114,6 +117,7 @@ async function measureFreshness({ baseUrl, token, threshold }) {
   const jobsAfter = await jobTotals(client);
   const jobs = jobsAfter.count - jobsBefore.count;
   client.close();
+  posters.forEach((p) => p.close());
   return {
     method: 'SSE summary.updated',
     samples: result.samples.length,

@@ -39,7 +39,7 @@ async function run(agent, service, dbUrl, channel) {
   const stamp = runStamp();
   const db = await createDatabase(stamp, 'jobcost');
   const queuePrefix = `qbench-${stamp}-jobcost`;
-  const service = await startService({ databaseUrl: db.url, queuePrefix, poolSize: 10 });
+  const service = await startService({ databaseUrl: db.url, queuePrefix, poolSize: 10, nodeArgs: process.env.JOB_COST_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.JOB_COST_PROFILE_DIR}`] : [] });
   try {
     const { token } = await new JsonClient(service.url, cfg.ADMIN_TOKEN).expectOk('POST', '/api/v1/agents', { name: cfg.AGENT });
     const agent = new JsonClient(service.url, token, 1);

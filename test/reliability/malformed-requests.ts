@@ -44,6 +44,7 @@ const INVALID_VALUES: Record<string, string[]> = {
   channelName: [str(''), str('UPPER'), str('a b'), str('x'.repeat(65)), '1', 'null', '[]', str('../x'), str('ü'), NUL, str('-start')],
   description: ['1', str('x'.repeat(2001)), '[]', '{}', 'true'],
   summaryThreshold: [...BAD_INTEGERS, '100001'],
+  summaryThresholdTokens: [...BAD_INTEGERS, '10000001'],
   updateAfterSeconds: [...BAD_INTEGERS, '604801'],
   summariser: [str('nope'), '1', str(''), str('x'.repeat(65)), '[]'],
   members: [str('alice'), '[1]', '[' + str('bad name') + ']', '[' + str('') + ']', '{}', `[${Array(1001).fill(str('a')).join(',')}]`, `[${NUL}]`],
@@ -66,13 +67,13 @@ const VALID_BODIES: { method: string; url: RegExp; base: Record<string, string>;
     method: 'POST',
     url: /^\/api\/v1\/channels$/,
     base: { name: str('fz-new') },
-    fields: { name: 'channelName', description: 'description', summaryThreshold: 'summaryThreshold', updateAfterSeconds: 'updateAfterSeconds', summariser: 'summariser', members: 'members' },
+    fields: { name: 'channelName', description: 'description', summaryThreshold: 'summaryThreshold', summaryThresholdTokens: 'summaryThresholdTokens', updateAfterSeconds: 'updateAfterSeconds', summariser: 'summariser', members: 'members' },
   },
   {
     method: 'PATCH',
     url: /^\/api\/v1\/channels\/:name$/,
     base: {},
-    fields: { description: 'description', summaryThreshold: 'summaryThreshold', updateAfterSeconds: 'updateAfterSeconds', summariser: 'summariser', members: 'members' },
+    fields: { description: 'description', summaryThreshold: 'summaryThreshold', summaryThresholdTokens: 'summaryThresholdTokens', updateAfterSeconds: 'updateAfterSeconds', summariser: 'summariser', members: 'members' },
   },
   {
     method: 'POST',
@@ -86,7 +87,7 @@ const VALID_BODIES: { method: string; url: RegExp; base: Record<string, string>;
 /** Query keys each read endpoint declares; others get generic ones. */
 const QUERY_KEYS: [RegExp, string[]][] = [
   [/\/messages$/, ['afterSeq', 'limit', 'includeEvents']],
-  [/\/history$/, ['limit']],
+  [/\/history$/, ['limit', 'beforeVersion']],
   [/\/context$/, ['viewer', 'keepLast', 'maxTokens', 'format']],
   [/\/events$/, ['includeEvents', 'afterSeq']],
 ];

@@ -4,15 +4,17 @@ import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify
 import { Logger } from 'nestjs-pino';
 import { AppModule, AppModuleOptions } from './app.module';
 import { ApiErrorFilter } from './common/api-error.filter';
-import { frameworkErrorHandler, registerBodyDepthLimit } from './common/request-hardening';
+import { frameworkErrorHandler, registerBodyDepthLimit, registerRouteBodyLimit } from './common/request-hardening';
 import { apiValidationPipe } from './common/validation.pipe';
 import { AppConfig } from './config/app-config';
 import { setupDashboard } from './dashboard/dashboard';
 import { setupOpenApi } from './docs/openapi';
-import { registerFailedRequestLog } from './logging/failed-request-log';
+import { registerRequestLog } from './logging/request-log';
 import { echoRequestId, genRequestId } from './logging/request-id';
 
 export const API_PREFIX = 'api/v1';
+/** The batch post route, which has a body limit of its own. */
+const BATCH_ROUTE_SUFFIX = '/messages/batch';
 /** Routes served at the root, outside the API prefix (DESIGN §6). */
 export const ROOT_ROUTES = ['health', 'health/live', 'metrics', 'mcp', 'docs', 'docs-json', '/'];
 
@@ -34,8 +36,9 @@ export async function createApp(config: AppConfig, options: AppModuleOptions = {
   app.useGlobalPipes(apiValidationPipe());
   app.useGlobalFilters(new ApiErrorFilter());
   registerBodyDepthLimit(app.getHttpAdapter().getInstance(), config.QHORUS_JSON_MAX_DEPTH);
+  registerRouteBodyLimit(app.getHttpAdapter().getInstance(), BATCH_ROUTE_SUFFIX, config.QHORUS_BATCH_BODY_LIMIT_BYTES, 'QHORUS_BATCH_BODY_LIMIT_BYTES');
   app.getHttpAdapter().getInstance().addHook('onRequest', echoRequestId);
-  registerFailedRequestLog(app.getHttpAdapter().getInstance(), config.LOG_LEVEL);
+  registerRequestLog(app.getHttpAdapter().getInstance());
   setupOpenApi(app);
   setupDashboard(app);
   app.enableShutdownHooks();

@@ -11,6 +11,6 @@ export class ChannelSummariser implements SummaryUpdateHook {
   async update(ctx: SummaryUpdateContext): Promise<SummaryResult> {
     // Nothing new: keep the slot as it is and spend nothing (an LLM tier would cost a call).
     if (ctx.messages.length === 0) return ctx.previous ?? EMPTY_SUMMARY;
-    return this.delegate.summarise(ctx.messages, ctx.previous, { preamble: ctx.channel.description });
+    return this.delegate.summarise(ctx.messages, ctx.previous, { preamble: ctx.channel.description, signal: ctx.signal });
   }
 }

@@ -7,6 +7,12 @@ export interface SummariseOptions {
    * its prompt on it; the verbatim and heuristic tiers ignore it.
    */
   preamble?: string | null;
+  /**
+   * Aborted when the caller gives up on this call (e.g. the summary job's timeout): stop and
+   * reject. The LLM tier passes it to the SDK request; a summariser may ignore it (the caller
+   * then waits a bounded time for the call to end before retrying).
+   */
+  signal?: AbortSignal;
 }
 
 /**

@@ -52,22 +52,23 @@ export class LlmContentSummariser<T> implements ContentSummariser<T> {
     if (items.length === 0) return summaryResult(before, overlayAnnotations(previous, own(this.options.model, 0)));
 
     const rendered = items.map((item) => this.render(item));
-    const answer = await this.ask(this.client, buildLlmUserPrompt(before, rendered, options?.preamble));
+    const answer = await this.ask(this.client, buildLlmUserPrompt(before, rendered, options?.preamble), options?.signal);
     const text = this.mode === LlmSummaryMode.APPEND ? appendSection(before, answer.text) : answer.text;
     return summaryResult(text, overlayAnnotations(previous, own(answer.model, items.length)));
   }
 
-  /** One request, no SDK retries, under our own deadline; returns the trimmed answer text. */
-  private async ask(client: Anthropic, userPrompt: string): Promise<{ text: string; model: string }> {
+  /** One request, no SDK retries, under our own deadline and the caller's signal; returns the trimmed answer text. */
+  private async ask(client: Anthropic, userPrompt: string, callerSignal?: AbortSignal): Promise<{ text: string; model: string }> {
     const { model, maxTokens, timeoutMs } = this.options;
     const controller = new AbortController();
+    const signal = callerSignal ? AbortSignal.any([controller.signal, callerSignal]) : controller.signal;
     let timedOut = false;
     const timeoutError = (cause?: unknown) => new Error(`LLM summariser timed out after ${timeoutMs} ms (model ${model})`, { cause });
     let message: Anthropic.Message;
     try {
       const request = client.messages.create(
         { model, max_tokens: maxTokens, system: LLM_SYSTEM_PROMPTS[this.mode], messages: [{ role: 'user', content: userPrompt }] },
-        { timeout: timeoutMs, maxRetries: LLM_MAX_RETRIES, signal: controller.signal },
+        { timeout: timeoutMs, maxRetries: LLM_MAX_RETRIES, signal },
       );
       const abort = () => {
         timedOut = true;

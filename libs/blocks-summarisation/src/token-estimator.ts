@@ -9,12 +9,17 @@ const CJK_CHAR = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script
 const LATIN_PIECE = /[\p{L}\p{N}\p{M}]+|[^\s\p{L}\p{N}\p{M}]/gu;
 
 /**
- * Estimates how many tokens a model needs for `text`, without a tokenizer. CJK characters
- * count one token each; other text counts ~LATIN_CHARS_PER_TOKEN characters per token but at
- * least one token per word or punctuation mark (short words and symbols are never free).
- * Meant for budgets and triggers: cheap, deterministic, slightly pessimistic.
+ * What `estimateTokens` counts in a text: CJK characters, other characters, and the words or
+ * punctuation marks among the others. Kept apart so a caller can add characters it knows only
+ * later (e.g. a seq allocated by the database) and still get the estimator's exact answer.
  */
-export function estimateTokens(text: string): number {
+export interface TokenEstimateParts {
+  cjk: number;
+  otherChars: number;
+  pieces: number;
+}
+
+export function estimateTokenParts(text: string): TokenEstimateParts {
   let cjk = 0;
   let otherChars = 0;
   let other = '';
@@ -27,9 +32,23 @@ export function estimateTokens(text: string): number {
       other += char;
     }
   }
-  const pieces = other.match(LATIN_PIECE)?.length ?? 0;
+  return { cjk, otherChars, pieces: other.match(LATIN_PIECE)?.length ?? 0 };
+}
+
+/** The estimate of a text from its parts (see `estimateTokens`). */
+export function tokensFromParts({ cjk, otherChars, pieces }: TokenEstimateParts): number {
   const latin = pieces === 0 ? 0 : Math.max(Math.ceil(otherChars / LATIN_CHARS_PER_TOKEN), pieces);
   return cjk * CJK_TOKENS_PER_CHAR + latin;
+}
+
+/**
+ * Estimates how many tokens a model needs for `text`, without a tokenizer. CJK characters
+ * count one token each; other text counts ~LATIN_CHARS_PER_TOKEN characters per token but at
+ * least one token per word or punctuation mark (short words and symbols are never free).
+ * Meant for budgets and triggers: cheap, deterministic, slightly pessimistic.
+ */
+export function estimateTokens(text: string): number {
+  return tokensFromParts(estimateTokenParts(text));
 }
 
 /** Sum of `estimateTokens` over several texts (e.g. the messages of a context window). */

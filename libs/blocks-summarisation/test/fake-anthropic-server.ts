@@ -14,6 +14,11 @@ export interface FakeAnthropicRequest {
   /** The parsed JSON body (`null` if the body is not JSON). */
   readonly body: any;
   readonly rawBody: string;
+  /**
+   * Settles when the exchange ends: the answer was sent, or the client went away first (an
+   * aborted request). With a `hang` reply only the client's abort (or close()) settles it.
+   */
+  readonly closed: Promise<void>;
 }
 
 export type FakeAnthropicReply =
@@ -78,7 +83,8 @@ export async function startFakeAnthropic(handler: FakeAnthropicHandler = () => F
       sendJson(res, HTTP_NOT_FOUND, errorEnvelope('not_found_error', `no fake route for ${req.method} ${path}`));
       return;
     }
-    const request: FakeAnthropicRequest = { method: req.method, path, headers: req.headers, body: parseJson(rawBody), rawBody };
+    const closed = new Promise<void>((resolve) => res.once('close', () => resolve()));
+    const request: FakeAnthropicRequest = { method: req.method, path, headers: req.headers, body: parseJson(rawBody), rawBody, closed };
     requests.push(request);
     const index = counter++;
     const answer = await handler(request, index);

@@ -11,6 +11,12 @@ export interface SummaryUpdateContext {
   readonly coversThroughSeq: number;
   /** The batch since the last summary, in seq order. */
   readonly messages: readonly Message[];
+  /**
+   * Aborted when the job gives up on this call (its timeout): stop work and reject. The job waits
+   * a bounded time for the call to settle before it retries, so honouring it ends the call early
+   * and never lets a retry overlap it. Absent when the caller sets no deadline.
+   */
+  readonly signal?: AbortSignal;
 }
 
 /** The summary slot's extension point: called by the background job for each batch. */

@@ -6,11 +6,15 @@ export interface Channel extends ChannelInfo {
   name: string;
   description: string | null;
   summaryThreshold: number;
+  /** Optional token trigger: a summary is due once this many estimated tokens wait after the watermark. */
+  summaryThresholdTokens: number | null;
   updateAfterSeconds: number | null;
   summariser: string;
   /** null: public. Otherwise only these agents (and the admin) can see the channel. */
   members: string[] | null;
   lastSeq: number;
+  /** Estimated projection tokens of every message through lastSeq (a running total). */
+  tokenTotal: number;
   createdBy: string;
   createdAt: Date;
 }
@@ -20,16 +24,18 @@ export interface ChannelRow {
   name: string;
   description: string | null;
   summary_threshold: number;
+  summary_threshold_tokens: number | null;
   update_after_seconds: number | null;
   summariser: string;
   members: string[] | null;
   last_seq: string;
+  token_total: string;
   created_by: string;
   created_at: Date;
 }
 
 export const CHANNEL_COLUMNS =
-  'id, name, description, summary_threshold, update_after_seconds, summariser, members, last_seq, created_by, created_at';
+  'id, name, description, summary_threshold, summary_threshold_tokens, update_after_seconds, summariser, members, last_seq, token_total, created_by, created_at';
 
 /** bigint columns arrive as strings from `pg`: converted here, at the edge. */
 export function toChannel(r: ChannelRow): Channel {
@@ -38,10 +44,12 @@ export function toChannel(r: ChannelRow): Channel {
     name: r.name,
     description: r.description,
     summaryThreshold: r.summary_threshold,
+    summaryThresholdTokens: r.summary_threshold_tokens,
     updateAfterSeconds: r.update_after_seconds,
     summariser: r.summariser,
     members: r.members,
     lastSeq: Number(r.last_seq),
+    tokenTotal: Number(r.token_total),
     createdBy: r.created_by,
     createdAt: r.created_at,
   };

@@ -7,6 +7,7 @@ export function channelView(c: Channel): ChannelResponse {
     name: c.name,
     description: c.description,
     summaryThreshold: c.summaryThreshold,
+    summaryThresholdTokens: c.summaryThresholdTokens,
     updateAfterSeconds: c.updateAfterSeconds,
     summariser: c.summariser,
     members: c.members,

@@ -2,13 +2,14 @@ import { Injectable } from '@nestjs/common';
 import { Database } from '../database/database';
 import { Channel, CHANNEL_COLUMNS, ChannelRow, toChannel } from './channel.entity';
 
-export type NewChannel = Omit<Channel, 'id' | 'lastSeq' | 'createdAt'>;
+export type NewChannel = Omit<Channel, 'id' | 'lastSeq' | 'tokenTotal' | 'createdAt'>;
 
-export type ChannelChanges = Partial<Pick<Channel, 'description' | 'summaryThreshold' | 'updateAfterSeconds' | 'summariser' | 'members'>>;
+export type ChannelChanges = Partial<Pick<Channel, 'description' | 'summaryThreshold' | 'summaryThresholdTokens' | 'updateAfterSeconds' | 'summariser' | 'members'>>;
 
 const CHANGE_COLUMNS: Record<keyof ChannelChanges, string> = {
   description: 'description',
   summaryThreshold: 'summary_threshold',
+  summaryThresholdTokens: 'summary_threshold_tokens',
   updateAfterSeconds: 'update_after_seconds',
   summariser: 'summariser',
   members: 'members',
@@ -16,8 +17,8 @@ const CHANGE_COLUMNS: Record<keyof ChannelChanges, string> = {
 
 const INSERT_SQL = `
   WITH c AS (
-    INSERT INTO channels (name, description, summary_threshold, update_after_seconds, summariser, members, created_by)
-    VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${CHANNEL_COLUMNS}
+    INSERT INTO channels (name, description, summary_threshold, update_after_seconds, summariser, members, created_by, summary_threshold_tokens)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${CHANNEL_COLUMNS}
   ), s AS (INSERT INTO channel_summaries (channel_id) SELECT id FROM c)
   SELECT * FROM c`;
 
@@ -38,7 +39,7 @@ export class ChannelsRepository {
   async insert(c: NewChannel): Promise<Channel> {
     const rows: ChannelRow[] = await this.db.query(
       INSERT_SQL,
-      [c.name, c.description, c.summaryThreshold, c.updateAfterSeconds, c.summariser, c.members, c.createdBy],
+      [c.name, c.description, c.summaryThreshold, c.updateAfterSeconds, c.summariser, c.members, c.createdBy, c.summaryThresholdTokens],
     );
     return toChannel(rows[0]);
   }

@@ -29,6 +29,7 @@ export class ChannelsService {
         name: dto.name,
         description: dto.description ?? null,
         summaryThreshold: dto.summaryThreshold ?? this.config.QHORUS_SUMMARY_THRESHOLD,
+        summaryThresholdTokens: dto.summaryThresholdTokens ?? null,
         updateAfterSeconds: dto.updateAfterSeconds ?? null,
         summariser,
         members: normaliseMembers(dto.members, by),
@@ -61,6 +62,7 @@ export class ChannelsService {
     const changes: ChannelChanges = {};
     if (dto.description !== undefined) changes.description = dto.description;
     if (dto.summaryThreshold !== undefined) changes.summaryThreshold = dto.summaryThreshold;
+    if (dto.summaryThresholdTokens !== undefined) changes.summaryThresholdTokens = dto.summaryThresholdTokens;
     if (dto.updateAfterSeconds !== undefined) changes.updateAfterSeconds = dto.updateAfterSeconds;
     if (dto.summariser !== undefined) changes.summariser = dto.summariser;
     if (dto.members !== undefined) changes.members = dto.members === null ? null : normaliseMembers(dto.members, by);

@@ -35,3 +35,29 @@ export function frameworkErrorHandler(error: { statusCode?: number; message: str
   const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400;
   reply.code(status).send(errorBody(status, error.message));
 }
+
+const BODY_TOO_LARGE = 'FST_ERR_CTP_BODY_TOO_LARGE';
+const PAYLOAD_TOO_LARGE = 413;
+
+interface RouteHost {
+  addHook(name: 'onRoute', hook: (route: { url: string; bodyLimit?: number; errorHandler?: unknown }) => void): unknown;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Fastify's handler is typed over its own request/reply classes
+  errorHandler: (this: unknown, error: any, request: any, reply: any) => unknown;
+}
+
+/**
+ * A route with a body limit of its own (the batch route takes bigger bodies than the rest): its
+ * 413 names the knob that set the limit. Other errors of that route go where every route's go.
+ */
+export function registerRouteBodyLimit(fastify: RouteHost, urlSuffix: string, limitBytes: number, knob: string): void {
+  fastify.addHook('onRoute', (route) => {
+    if (!route.url.endsWith(urlSuffix)) return;
+    route.bodyLimit = limitBytes;
+    route.errorHandler = function (this: unknown, error: { code?: string }, request: unknown, reply: ErrorReply) {
+      if (error.code !== BODY_TOO_LARGE) return fastify.errorHandler.call(this, error, request, reply);
+      reply
+        .code(PAYLOAD_TOO_LARGE)
+        .send(errorBody(PAYLOAD_TOO_LARGE, `Request body is over the batch body limit of ${limitBytes} bytes (${knob})`));
+    };
+  });
+}

@@ -18,8 +18,15 @@ export function apiValidationPipe(): ValidationPipe {
     stopAtFirstError: false,
     exceptionFactory: (errors) => {
       const details = describeValidationErrors(errors);
-      const message = details.map((d) => d.problems.join(', ')).join('; ');
+      // A nested field's problems name their path (e.g. `messages.3: type must be one of …`).
+      const message = details.map((d) => `${nestedPath(d.field)}${d.problems.join(', ')}`).join('; ');
       return new BadRequestException({ message: `Invalid request: ${message}`, details });
     },
   });
+}
+
+/** `messages.3.type` → `messages.3: ` (the problem text names the field itself); '' at the top level. */
+function nestedPath(field: string): string {
+  const dot = field.lastIndexOf('.');
+  return dot < 0 ? '' : `${field.slice(0, dot)}: `;
 }

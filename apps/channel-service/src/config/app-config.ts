@@ -22,6 +22,8 @@ export const CONFIG_DEFAULTS = {
   QHORUS_TIERED_MEDIUM_MAX: 20,
   QHORUS_SUMMARY_CHUNK_SIZE: 500,
   QHORUS_SUMMARY_TIMEOUT_MS: 60_000,
+  QHORUS_SUMMARY_ABORT_GRACE_MS: 30_000,
+  QHORUS_SUMMARY_HISTORY_KEEP: 50,
   QHORUS_JOB_ATTEMPTS: 3,
   QHORUS_JOB_BACKOFF_MS: 1_000,
   QHORUS_WORKER_CONCURRENCY: 4,
@@ -30,6 +32,8 @@ export const CONFIG_DEFAULTS = {
   QHORUS_THREAD_TICK_MS: 10_000,
   QHORUS_MAX_CONTENT_BYTES: 64 * 1024,
   QHORUS_BODY_LIMIT_BYTES: 1024 * 1024,
+  QHORUS_BATCH_MAX_MESSAGES: 500,
+  QHORUS_BATCH_BODY_LIMIT_BYTES: 4 * 1024 * 1024,
   QHORUS_JSON_MAX_DEPTH: 32,
   QHORUS_PAGE_LIMIT_MAX: 1000,
   QHORUS_PAGE_LIMIT_DEFAULT: 100,
@@ -42,6 +46,9 @@ export const CONFIG_DEFAULTS = {
   QHORUS_SHUTDOWN_TIMEOUT_MS: 10_000,
   LOG_LEVEL: 'info' as (typeof LOG_LEVELS)[number],
 } as const;
+
+/** The failure backoff of a channel's summary, in sweep intervals (see `summaryFailureBackoffMs`). */
+export const SUMMARY_FAILURE_BACKOFF_SWEEP_INTERVALS = 12;
 
 const toInt = ({ value }: { value: unknown }) =>
   value === undefined || value === '' ? undefined : /^-?\d+$/.test(String(value)) ? Number(value) : value;
@@ -71,6 +78,13 @@ export class AppConfig {
   @Transform(toInt) @IsInt() @Min(1) QHORUS_TIERED_MEDIUM_MAX: number = CONFIG_DEFAULTS.QHORUS_TIERED_MEDIUM_MAX;
   @Transform(toInt) @IsInt() @Min(1) QHORUS_SUMMARY_CHUNK_SIZE: number = CONFIG_DEFAULTS.QHORUS_SUMMARY_CHUNK_SIZE;
   @Transform(toInt) @IsInt() @Min(1) QHORUS_SUMMARY_TIMEOUT_MS: number = CONFIG_DEFAULTS.QHORUS_SUMMARY_TIMEOUT_MS;
+  /**
+   * After a summariser call timed out, how long the job waits for it to settle once aborted
+   * (AbortSignal) before the job fails anyway: no retry overlaps a call that is still running.
+   */
+  @Transform(toInt) @IsInt() @Min(0) QHORUS_SUMMARY_ABORT_GRACE_MS: number = CONFIG_DEFAULTS.QHORUS_SUMMARY_ABORT_GRACE_MS;
+  /** Summary versions kept per channel in the history (the newest; older ones are pruned at each commit). */
+  @Transform(toInt) @IsInt() @Min(1) QHORUS_SUMMARY_HISTORY_KEEP: number = CONFIG_DEFAULTS.QHORUS_SUMMARY_HISTORY_KEEP;
   @Transform(toInt) @IsInt() @Min(1) QHORUS_JOB_ATTEMPTS: number = CONFIG_DEFAULTS.QHORUS_JOB_ATTEMPTS;
   @Transform(toInt) @IsInt() @Min(0) QHORUS_JOB_BACKOFF_MS: number = CONFIG_DEFAULTS.QHORUS_JOB_BACKOFF_MS;
   @Transform(toInt) @IsInt() @Min(1) QHORUS_WORKER_CONCURRENCY: number = CONFIG_DEFAULTS.QHORUS_WORKER_CONCURRENCY;
@@ -81,6 +95,10 @@ export class AppConfig {
   @Transform(toInt) @IsInt() @Min(100) QHORUS_THREAD_TICK_MS: number = CONFIG_DEFAULTS.QHORUS_THREAD_TICK_MS;
   @Transform(toInt) @IsInt() @Min(1) QHORUS_MAX_CONTENT_BYTES: number = CONFIG_DEFAULTS.QHORUS_MAX_CONTENT_BYTES;
   @Transform(toInt) @IsInt() @Min(1024) QHORUS_BODY_LIMIT_BYTES: number = CONFIG_DEFAULTS.QHORUS_BODY_LIMIT_BYTES;
+  /** `POST …/messages/batch`: most messages in one batch (413 beyond). */
+  @Transform(toInt) @IsInt() @Min(1) QHORUS_BATCH_MAX_MESSAGES: number = CONFIG_DEFAULTS.QHORUS_BATCH_MAX_MESSAGES;
+  /** `POST …/messages/batch`: its own body limit, in place of QHORUS_BODY_LIMIT_BYTES (413 beyond). */
+  @Transform(toInt) @IsInt() @Min(1024) QHORUS_BATCH_BODY_LIMIT_BYTES: number = CONFIG_DEFAULTS.QHORUS_BATCH_BODY_LIMIT_BYTES;
   /** Deepest nesting of objects/arrays a JSON body may have (e.g. message metadata); deeper is a 400. */
   @Transform(toInt) @IsInt() @Min(2) QHORUS_JSON_MAX_DEPTH: number = CONFIG_DEFAULTS.QHORUS_JSON_MAX_DEPTH;
   @Transform(toInt) @IsInt() @Min(1) QHORUS_PAGE_LIMIT_MAX: number = CONFIG_DEFAULTS.QHORUS_PAGE_LIMIT_MAX;
@@ -100,6 +118,13 @@ export class AppConfig {
   }
   get inProcessQueue(): boolean {
     return !this.REDIS_URL;
+  }
+  /**
+   * How long a channel whose summary job failed is left alone by every trigger but the job's own
+   * retries and a manual refresh (SUMMARY_FAILURE_BACKOFF_SWEEP_INTERVALS sweep intervals).
+   */
+  get summaryFailureBackoffMs(): number {
+    return this.QHORUS_SWEEP_INTERVAL_MS * SUMMARY_FAILURE_BACKOFF_SWEEP_INTERVALS;
   }
   get runsWorker(): boolean {
     return this.inProcessQueue || this.QHORUS_ROLE !== 'api';

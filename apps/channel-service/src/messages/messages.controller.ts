@@ -4,7 +4,8 @@ import type { FastifyReply } from 'fastify';
 import { CurrentPrincipal } from '../auth/auth.decorators';
 import { Principal } from '../auth/principal';
 import { ListMessagesQuery } from './dto/list-messages.query';
-import { MessageResponse } from './dto/message.response';
+import { MessageBatchResponse, MessageResponse } from './dto/message.response';
+import { PostBatchDto } from './dto/post-batch.dto';
 import { PostMessageDto } from './dto/post-message.dto';
 import { messageView } from './message.entity';
 import { MessagesService } from './messages.service';
@@ -33,6 +34,27 @@ export class MessagesController {
     const { message, replayed } = await this.messages.post(name, dto, by, idempotencyKey);
     if (replayed) reply.header(REPLAYED_HEADER, 'true').status(HttpStatus.OK);
     return messageView(message);
+  }
+
+  /**
+   * Posts several messages in one statement: consecutive seqs, all or nothing. A bad message is a
+   * 400 naming its index and field; over QHORUS_BATCH_MAX_MESSAGES or the batch body limit, 413.
+   * With an Idempotency-Key, message i is keyed `<key>:<i>` and a retry returns the original batch.
+   */
+  @Post('batch')
+  @ApiHeader({ name: 'Idempotency-Key', required: false, description: 'Makes retries safe: the same key returns the original batch' })
+  @ApiCreatedResponse({ type: MessageBatchResponse, description: 'Stored, in consecutive seqs' })
+  @ApiOkResponse({ type: MessageBatchResponse, description: 'A retry with the same Idempotency-Key: the original batch (header `Idempotent-Replayed: true`)' })
+  async postBatch(
+    @Param('name') name: string,
+    @Body() dto: PostBatchDto,
+    @CurrentPrincipal() by: Principal,
+    @Headers(IDEMPOTENCY_HEADER) idempotencyKey: string | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<MessageBatchResponse> {
+    const { messages, replayed } = await this.messages.postBatch(name, dto, by, idempotencyKey);
+    if (replayed) reply.header(REPLAYED_HEADER, 'true').status(HttpStatus.OK);
+    return { messages: messages.map(messageView) };
   }
 
   @Get()

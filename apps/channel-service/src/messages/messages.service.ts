@@ -7,13 +7,24 @@ import { isAdmin, Principal } from '../auth/principal';
 import { isUniqueViolation } from '../common/database-errors';
 import { AppConfig } from '../config/app-config';
 import { ChannelsService } from '../channels/channels.service';
+import { PostBatchDto } from './dto/post-batch.dto';
 import { DEFAULT_MESSAGE_TYPE, PostMessageDto } from './dto/post-message.dto';
 import { ListMessagesQuery } from './dto/list-messages.query';
 import { MessageRow, toMessage } from './message.entity';
 import { MessagePostedEvent } from './message-posted.event';
 import { MessagesRepository, NewMessage } from './messages.repository';
+import { tokenEstimateBeforeSeq } from '../projection/message-token-estimate';
 
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 200;
+
+export interface BatchOutcome {
+  messages: Message[];
+  /** True when an Idempotency-Key retry returned the original batch. */
+  replayed: boolean;
+}
+
+/** Message i of a batch posted with Idempotency-Key `key`. */
+const batchKey = (key: string, i: number): string => `${key}:${i}`;
 
 export interface PostOutcome {
   message: Message;
@@ -31,35 +42,13 @@ export class MessagesService {
   ) {}
 
   async post(channelName: string, dto: PostMessageDto, by: Principal, idempotencyKey?: string): Promise<PostOutcome> {
-    if (dto.sender !== undefined && dto.sender !== by.name) {
-      throw new ForbiddenException(`sender '${dto.sender}' is not the authenticated agent '${by.name}'`);
-    }
-    const content = dto.content ?? '';
-    const bytes = Buffer.byteLength(content, 'utf8');
-    if (bytes > this.config.QHORUS_MAX_CONTENT_BYTES) {
-      throw new PayloadTooLargeException(`content is ${bytes} bytes; the limit is ${this.config.QHORUS_MAX_CONTENT_BYTES}`);
-    }
-    if (idempotencyKey !== undefined && (idempotencyKey.length === 0 || idempotencyKey.length > MAX_IDEMPOTENCY_KEY_LENGTH)) {
-      throw new BadRequestException(`Idempotency-Key must be 1-${MAX_IDEMPOTENCY_KEY_LENGTH} characters`);
-    }
-    const type = (dto.type ?? DEFAULT_MESSAGE_TYPE) as MessageType;
+    this.checkIdempotencyKey(idempotencyKey);
     const requestHash = idempotencyKey ? hashRequest(dto) : null;
+    const message = this.toNewMessage(dto, by, idempotencyKey ?? null, requestHash);
     if (idempotencyKey) {
       const replay = await this.replay(channelName, by, idempotencyKey, requestHash!);
       if (replay) return replay;
     }
-    const message: NewMessage = {
-      type,
-      sender: by.name,
-      content,
-      topic: dto.topic ?? DEFAULT_TOPIC,
-      correlationId: dto.correlationId ?? (REQUEST_TYPES.has(type) ? randomUUID() : null),
-      inReplyTo: dto.inReplyTo ?? null,
-      target: dto.target ?? null,
-      metadata: dto.metadata ?? null,
-      idempotencyKey: idempotencyKey ?? null,
-      requestHash,
-    };
     let inserted;
     try {
       inserted = await this.messages.insert(channelName, by.name, isAdmin(by), message);
@@ -71,10 +60,53 @@ export class MessagesService {
       }
       throw e;
     }
-    if (!inserted) return this.explainRefusal(channelName, dto, by);
+    if (!inserted) return this.explainRefusal(channelName, [dto], by);
     const posted = toMessage(inserted.row, channelName);
-    this.events.emit(MessagePostedEvent.NAME, new MessagePostedEvent(inserted.channelId, posted, inserted.backlog, inserted.summaryThreshold));
+    this.events.emit(MessagePostedEvent.NAME, new MessagePostedEvent(inserted.channelId, posted, inserted.backlog, inserted.summaryThreshold, {
+      backlog: inserted.backlogTokens,
+      added: inserted.messageTokens,
+      threshold: inserted.summaryThresholdTokens,
+    }));
     return { message: posted, replayed: false };
+  }
+
+  /**
+   * Posts a batch in one statement: consecutive seqs, all or nothing. With an Idempotency-Key,
+   * message i is keyed `<key>:<i>`, so a retried batch returns the original messages.
+   */
+  async postBatch(channelName: string, dto: PostBatchDto, by: Principal, idempotencyKey?: string): Promise<BatchOutcome> {
+    const max = this.config.QHORUS_BATCH_MAX_MESSAGES;
+    if (dto.messages.length > max) {
+      throw new PayloadTooLargeException(`the batch has ${dto.messages.length} messages; the limit is ${max} (QHORUS_BATCH_MAX_MESSAGES)`);
+    }
+    this.checkIdempotencyKey(idempotencyKey === undefined ? undefined : batchKey(idempotencyKey, dto.messages.length - 1));
+    const keys = idempotencyKey ? dto.messages.map((_, i) => batchKey(idempotencyKey, i)) : null;
+    const batch = dto.messages.map((m, i) => this.toNewMessage(m, by, keys?.[i] ?? null, keys ? hashRequest(m) : null, `messages.${i}`));
+    if (keys) {
+      const replay = await this.replayBatch(channelName, by, batch);
+      if (replay) return replay;
+    }
+    let inserted;
+    try {
+      inserted = await this.messages.insertBatch(channelName, by.name, isAdmin(by), batch);
+    } catch (e) {
+      if (keys && isUniqueViolation(e, 'messages_idempotency_unique')) {
+        const replay = await this.replayBatch(channelName, by, batch);
+        if (replay) return replay;
+      }
+      throw e;
+    }
+    if (!inserted) return this.explainRefusal(channelName, dto.messages, by);
+    const posted = inserted.rows.map((r) => toMessage(r, channelName));
+    const lastSeq = posted[posted.length - 1].seq;
+    posted.forEach((message, i) => {
+      const row = inserted.rows[i];
+      const backlog = inserted.backlog - (lastSeq - message.seq);
+      const tokens = { backlog: inserted.backlogTokens - (inserted.tokenTotal - Number(row.tokens_through)), added: row.token_estimate, threshold: inserted.summaryThresholdTokens };
+      const event = new MessagePostedEvent(inserted.channelId, message, backlog, inserted.summaryThreshold, tokens, i === posted.length - 1);
+      this.events.emit(MessagePostedEvent.NAME, event);
+    });
+    return { messages: posted, replayed: false };
   }
 
   async list(channelName: string, query: ListMessagesQuery, by: Principal): Promise<Message[]> {
@@ -93,13 +125,62 @@ export class MessagesService {
     return { message: toMessage(existing, channelName), replayed: true };
   }
 
-  /** Nothing was written: either the channel is not visible to the caller, or inReplyTo is ahead. */
-  private async explainRefusal(channelName: string, dto: PostMessageDto, by: Principal): Promise<never> {
+  /** A batch retried with its Idempotency-Key: the original messages, when the first one exists. */
+  private async replayBatch(channelName: string, by: Principal, batch: readonly NewMessage[]): Promise<BatchOutcome | null> {
+    const existing = await this.messages.findByIdempotencyKeys(channelName, by.name, batch.map((m) => m.idempotencyKey!));
+    if (existing.length === 0) return null;
+    const sameBatch =
+      existing.length === batch.length && existing.every((row, i) => row.idempotency_key === batch[i].idempotencyKey && row.request_hash === batch[i].requestHash);
+    if (!sameBatch) throw new ConflictException(`Idempotency-Key '${batch[0].idempotencyKey}' was already used with a different batch`);
+    return { messages: existing.map((row) => toMessage(row, channelName)), replayed: true };
+  }
+
+  /**
+   * Nothing was written: either the channel is not visible to the caller, or an inReplyTo is
+   * ahead (of the channel, or of its own place in the batch: message i may answer seq < lastSeq + i + 1).
+   */
+  private async explainRefusal(channelName: string, dtos: readonly PostMessageDto[], by: Principal): Promise<never> {
     const channel = await this.channels.get(channelName, by); // 404 when missing or private
+    const index = Math.max(0, dtos.findIndex((d, i) => d.inReplyTo !== undefined && d.inReplyTo > channel.lastSeq + i));
+    const field = dtos.length === 1 ? 'inReplyTo' : `messages.${index}.inReplyTo`;
     throw new BadRequestException({
-      message: `inReplyTo ${dto.inReplyTo} refers to no message in channel '${channel.name}' (last seq ${channel.lastSeq})`,
-      details: [{ field: 'inReplyTo', problems: ['must be the seq of an existing message'] }],
+      message: `${field} ${dtos[index].inReplyTo} refers to no earlier message in channel '${channel.name}' (last seq ${channel.lastSeq})`,
+      details: [{ field, problems: ['must be the seq of an existing message'] }],
     });
+  }
+
+  private checkIdempotencyKey(key: string | undefined): void {
+    if (key !== undefined && (key.length === 0 || key.length > MAX_IDEMPOTENCY_KEY_LENGTH)) {
+      throw new BadRequestException(`Idempotency-Key must be 1-${MAX_IDEMPOTENCY_KEY_LENGTH} characters`);
+    }
+  }
+
+  /** The row to insert for one posted message; `field` names it in errors (a batch's `messages.i`). */
+  private toNewMessage(dto: PostMessageDto, by: Principal, idempotencyKey: string | null, requestHash: string | null, field?: string): NewMessage {
+    const where = field ? `${field}: ` : '';
+    if (dto.sender !== undefined && dto.sender !== by.name) {
+      throw new ForbiddenException(`${where}sender '${dto.sender}' is not the authenticated agent '${by.name}'`);
+    }
+    const content = dto.content ?? '';
+    const bytes = Buffer.byteLength(content, 'utf8');
+    if (bytes > this.config.QHORUS_MAX_CONTENT_BYTES) {
+      throw new PayloadTooLargeException(`${where}content is ${bytes} bytes; the limit is ${this.config.QHORUS_MAX_CONTENT_BYTES}`);
+    }
+    const type = (dto.type ?? DEFAULT_MESSAGE_TYPE) as MessageType;
+    const fields: Omit<NewMessage, 'tokens'> = {
+      type,
+      sender: by.name,
+      content,
+      topic: dto.topic ?? DEFAULT_TOPIC,
+      correlationId: dto.correlationId ?? (REQUEST_TYPES.has(type) ? randomUUID() : null),
+      inReplyTo: dto.inReplyTo ?? null,
+      target: dto.target ?? null,
+      metadata: dto.metadata ?? null,
+      idempotencyKey,
+      requestHash,
+    };
+    // Its projection cost, computed here so the insert statement stores it: no extra round trip.
+    return { ...fields, tokens: tokenEstimateBeforeSeq(fields) };
   }
 }
 

@@ -5,7 +5,6 @@ import { SummaryRepository } from '../summary/summary.repository';
 import { DEFAULT_CONTEXT_FORMAT } from './context-format';
 import { heuristicDigester } from './digest';
 import { ContextQuery } from './dto/context.query';
-import { historyMessageCost, HistoryTokenLedger } from './history-token-ledger';
 import { Projection, projectContext } from './project-context';
 import { DEFAULT_CONTEXT_MAX_TOKENS, DEFAULT_KEEP_LAST, keepLastThatFits, PROJECTION_TAIL_LIMIT, requiredMaxTokens } from './projection-limits';
 import { ProjectionRepository } from './projection.repository';
@@ -24,7 +23,6 @@ export interface ContextView extends Projection {
 @Injectable()
 export class ProjectionService {
   private readonly digester = heuristicDigester();
-  private readonly ledger = new HistoryTokenLedger();
 
   constructor(
     private readonly channels: ChannelsService,
@@ -41,14 +39,11 @@ export class ProjectionService {
     const tail = await this.reads.tail(channel.id, channel.name, summary.coversThroughSeq, PROJECTION_TAIL_LIMIT);
     const viewer = query.viewer ?? by.name;
     const format = query.format ?? DEFAULT_CONTEXT_FORMAT;
-    const earlierThrough = tail.messages.length > 0 ? tail.messages[0].seq - 1 : summary.coversThroughSeq;
-    const [projection, earlierTokens] = await Promise.all([
-      projectContext({ summary, tail: tail.messages, tailComplete: tail.complete, viewer, keepLast, maxTokens, format }, this.digester),
-      this.ledger.tokensThrough(channel.id, earlierThrough, (after, through, limit) => this.reads.page(channel.id, channel.name, after, through, limit)),
-    ]);
-    const tailTokens = tail.messages.reduce((sum, m) => sum + historyMessageCost(m), 0);
+    const projection = await projectContext({ summary, tail: tail.messages, tailComplete: tail.complete, viewer, keepLast, maxTokens, format }, this.digester);
+    // Stored running totals (per message, at insert): the history is never read to count it.
+    const historyTokens = tail.tokensThrough ?? slot?.coversThroughTokens ?? 0;
     const lastSeq = Math.max(channel.lastSeq, tail.messages[tail.messages.length - 1]?.seq ?? 0);
-    return { channel: channel.name, viewer, keepLast, maxTokens, lastSeq, historyTokens: earlierTokens + tailTokens, ...projection };
+    return { channel: channel.name, viewer, keepLast, maxTokens, lastSeq, historyTokens, ...projection };
   }
 
   /** An explicit keepLast must fit the budget (400 otherwise); the default shrinks to fit. */

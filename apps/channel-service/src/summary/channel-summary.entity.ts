@@ -6,6 +6,8 @@ export interface SummarySlot {
   text: string;
   annotations: Record<string, string>;
   coversThroughSeq: number;
+  /** The channel's running token total at the watermark: pending tokens = channel.tokenTotal − this. */
+  coversThroughTokens: number;
   version: number;
   updatedAt: Date | null;
   updatedBy: string | null;
@@ -18,6 +20,7 @@ export interface SummarySlotRow {
   text: string;
   annotations: Record<string, string>;
   covers_through_seq: string;
+  covers_through_tokens: string;
   version: number;
   updated_at: Date | null;
   updated_by: string | null;
@@ -25,7 +28,7 @@ export interface SummarySlotRow {
   last_error_at: Date | null;
 }
 
-export const SLOT_COLUMNS = 's.channel_id, s.text, s.annotations, s.covers_through_seq, s.version, s.updated_at, s.updated_by, s.last_error, s.last_error_at';
+export const SLOT_COLUMNS = 's.channel_id, s.text, s.annotations, s.covers_through_seq, s.covers_through_tokens, s.version, s.updated_at, s.updated_by, s.last_error, s.last_error_at';
 
 export function toSlot(r: SummarySlotRow): SummarySlot {
   return {
@@ -33,6 +36,7 @@ export function toSlot(r: SummarySlotRow): SummarySlot {
     text: r.text,
     annotations: r.annotations ?? {},
     coversThroughSeq: Number(r.covers_through_seq),
+    coversThroughTokens: Number(r.covers_through_tokens),
     version: r.version,
     updatedAt: r.updated_at,
     updatedBy: r.updated_by,

@@ -19,12 +19,18 @@ export class SummaryJobProcessor implements OnApplicationBootstrap {
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    if (this.config.runsWorker) await this.queue.startWorker((channelId) => this.process(channelId));
+    if (this.config.runsWorker) await this.queue.startWorker((channelId, attempt) => this.process(channelId, attempt));
   }
 
-  /** Runs only if the channel is still due (a kept trigger may find it already covered). */
-  async process(channelId: string): Promise<void> {
-    const due = await this.summaries.findDue(channelId, this.config.QHORUS_SUMMARY_CHUNK_SIZE);
+  /**
+   * Runs only if the channel is still due (a kept trigger may find it already covered) and, for
+   * a first attempt, not in its failure backoff: whatever triggered the job (a post, a kept
+   * trigger, the time trigger, the sweep), a summariser that just failed is not called again
+   * until the backoff has passed. Retries of this job and a manual refresh pass.
+   */
+  async process(channelId: string, attempt = 1): Promise<void> {
+    const backoff = { ms: this.config.summaryFailureBackoffMs, retry: attempt > 1 };
+    const due = await this.summaries.findDue(channelId, this.config.QHORUS_SUMMARY_CHUNK_SIZE, backoff);
     if (!due) return;
     // Due again (posts kept coming): the last commit says so; without a commit, ask.
     const dueAgain = (await this.runner.run(due)) ?? (await this.summaries.isDue(channelId));

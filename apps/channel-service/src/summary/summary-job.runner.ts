@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { SummaryResult } from '@qhorus/api';
 import { SummariserRegistry } from '@qhorus/blocks-channel-summary';
-import { withTimeout } from '../common/with-timeout';
+import { withAbortableTimeout } from '../common/with-timeout';
 import { AppConfig } from '../config/app-config';
 import { MessageRow, toMessage } from '../messages/message.entity';
 import { MessagesRepository } from '../messages/messages.repository';
@@ -51,14 +51,15 @@ export class SummaryJobRunner {
         chunk = null;
         if (rows.length === 0) break;
         const batch = rows.map((r) => toMessage(r, channel.name));
-        const result = await withTimeout(
-          this.summarisers.hookFor(channel.summariser).update({
-            channel,
-            previous: previousResult(slot),
-            coversThroughSeq: slot.coversThroughSeq,
-            messages: batch,
-          }),
+        const hook = this.summarisers.hookFor(channel.summariser);
+        const previous = previousResult(slot);
+        const coversThroughSeq = slot.coversThroughSeq;
+        // Past the timeout the summariser's signal is aborted and the job waits (bounded) for the
+        // call to end, so the retry that follows never runs alongside it.
+        const result = await withAbortableTimeout(
+          (signal) => hook.update({ channel, previous, coversThroughSeq, messages: batch, signal }),
           this.config.QHORUS_SUMMARY_TIMEOUT_MS,
+          this.config.QHORUS_SUMMARY_ABORT_GRACE_MS,
           `summariser '${channel.summariser}'`,
         );
         assertValidSummary(result, channel.summariser);
@@ -97,6 +98,7 @@ export class SummaryJobRunner {
     try {
       const { slot: committed, dueAgain } = await this.summaries.commit({
         channelId: slot.channelId,
+        historyKeep: this.config.QHORUS_SUMMARY_HISTORY_KEEP,
         expectedVersion: slot.version,
         result,
         coversFromSeq: slot.coversThroughSeq + 1,

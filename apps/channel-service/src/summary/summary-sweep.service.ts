@@ -3,9 +3,6 @@ import { AppConfig } from '../config/app-config';
 import { SummaryQueue } from './queue/summary-queue';
 import { SummaryRepository } from './summary.repository';
 
-/** How long a channel whose job failed is left alone by the sweep, in sweep intervals. */
-export const SWEEP_ERROR_BACKOFF_INTERVALS = 12;
-
 /**
  * Postgres is the source of truth: every interval, channels that are due (threshold reached,
  * or `updateAfterSeconds` elapsed) are enqueued again. This recovers triggers lost while Redis
@@ -38,7 +35,7 @@ export class SummarySweepService implements OnApplicationBootstrap, BeforeApplic
 
   async sweep(): Promise<number> {
     try {
-      const due = await this.summaries.dueChannelIds(this.config.QHORUS_SWEEP_INTERVAL_MS * SWEEP_ERROR_BACKOFF_INTERVALS);
+      const due = await this.summaries.dueChannelIds(this.config.summaryFailureBackoffMs);
       for (const channelId of due) await this.queue.enqueue(channelId);
       if (due.length > 0) this.logger.debug({ channels: due.length }, 'sweep enqueued due channels');
       return due.length;

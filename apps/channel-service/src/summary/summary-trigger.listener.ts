@@ -24,7 +24,9 @@ export class SummaryTriggerListener {
    */
   @OnEvent(MessagePostedEvent.NAME, { suppressErrors: true })
   onMessagePosted(event: MessagePostedEvent): void {
-    if (this.throttle.shouldEnqueue(event.channelId, event.backlog, event.summaryThreshold)) void this.queue.enqueue(event.channelId);
+    if (!event.endsBatch) return;
+    const backlog = { backlog: event.backlog, threshold: event.summaryThreshold, tokens: event.tokens };
+    if (this.throttle.shouldEnqueue(event.channelId, backlog)) void this.queue.enqueue(event.channelId);
   }
 
   @OnEvent(ChannelReconfiguredEvent.NAME, { async: true, promisify: true, suppressErrors: true })

@@ -35,10 +35,13 @@ export class SummaryController {
     return this.summary.override(name, dto, by);
   }
 
-  /** Every version the slot has had, newest first. */
+  /**
+   * The versions the slot has had, newest first: the newest QHORUS_SUMMARY_HISTORY_KEEP are kept.
+   * Page with `beforeVersion` (the smallest version of the previous page).
+   */
   @Get('history')
   @ApiOkResponse({ type: [SummaryHistoryEntryResponse] })
   history(@Param('name') name: string, @Query() query: HistoryQuery, @CurrentPrincipal() by: Principal): Promise<SummaryHistoryEntryResponse[]> {
-    return this.summary.history(name, by, query.limit);
+    return this.summary.history(name, by, query);
   }
 }

@@ -24,6 +24,8 @@ export interface CommittedStep {
 
 export interface SummaryCommit {
   channelId: string;
+  /** History versions kept for the channel, this one included (QHORUS_SUMMARY_HISTORY_KEEP). */
+  historyKeep: number;
   expectedVersion: number;
   result: SummaryResult;
   coversFromSeq: number;
@@ -32,15 +34,28 @@ export interface SummaryCommit {
 }
 
 /**
- * When a channel's summary is due: its backlog reached the threshold, its `updateAfterSeconds`
- * elapsed since the last summary with messages pending, or a manual refresh asked for messages
- * the watermark has not reached yet.
+ * When a channel's summary is due: its backlog reached the threshold (in messages, or in
+ * estimated tokens when `summary_threshold_tokens` is set), its `updateAfterSeconds` elapsed
+ * since the last summary with messages pending, or a manual refresh asked for messages the
+ * watermark has not reached yet.
  */
 const DUE = `c.last_seq > s.covers_through_seq
   AND (c.last_seq - s.covers_through_seq >= c.summary_threshold
+       OR (c.summary_threshold_tokens IS NOT NULL AND c.token_total - s.covers_through_tokens >= c.summary_threshold_tokens)
        OR s.refresh_through_seq > s.covers_through_seq
        OR (c.update_after_seconds IS NOT NULL
            AND now() - COALESCE(s.updated_at, c.created_at) >= make_interval(secs => c.update_after_seconds)))`;
+
+/**
+ * The failure backoff, one predicate for every path that starts a job (post, kept trigger, time
+ * trigger, sweep, reconfiguration): a channel whose last attempt failed less than `backoffMs`
+ * ago is left alone, so a dead summariser is not called again on every post. Only the job's own
+ * retries (spaced by the queue's backoff) and a manual refresh asked for after the failure (an
+ * explicit request, once) pass it.
+ */
+const coolingDown = (backoffMs: string) => `(s.last_error_at IS NOT NULL
+  AND s.last_error_at > now() - make_interval(secs => ${backoffMs}::double precision / 1000)
+  AND (s.refresh_requested_at IS NULL OR s.refresh_requested_at <= s.last_error_at))`;
 
 const PREFIXED_CHANNEL_COLUMNS = CHANNEL_COLUMNS.split(', ').map((c) => `c.${c}`).join(', ');
 
@@ -61,28 +76,43 @@ const FIND_DUE_SQL = `
     WHERE channel_id = c.id AND seq > s.covers_through_seq AND seq <= c.last_seq
     ORDER BY seq LIMIT $2
   ) m ON true
-  WHERE c.id = $1 AND ${DUE}
+  WHERE c.id = $1 AND ${DUE} AND ($3 OR NOT ${coolingDown('$4')})
   ORDER BY m.seq`;
 
 const FIND_SLOT_SQL = `SELECT ${SLOT_COLUMNS} FROM channel_summaries s WHERE s.channel_id = $1`;
 
+// The running token total at the new watermark: one indexed lookup (0 before the first message).
+// The history keeps the newest $8 versions: older ones are pruned by the same statement (the
+// DELETE sees the table as before the INSERT, so the new row is never a candidate).
 const COMMIT_SQL = `
   WITH committed AS (
     UPDATE channel_summaries s
-    SET text = $3, annotations = $4, covers_through_seq = $5, version = s.version + 1,
+    SET text = $3, annotations = $4, covers_through_seq = $5,
+        covers_through_tokens = COALESCE((SELECT m.tokens_through FROM messages m WHERE m.channel_id = $1 AND m.seq = $5), 0),
+        version = s.version + 1,
         updated_at = now(), updated_by = $6, last_error = NULL, last_error_at = NULL
     WHERE s.channel_id = $1 AND s.version = $2
     RETURNING ${SLOT_COLUMNS}, s.refresh_through_seq
   ), h AS (
     INSERT INTO channel_summary_history (channel_id, version, text, annotations, covers_from_seq, covers_through_seq, updated_by)
     SELECT channel_id, version, text, annotations, $7::bigint, covers_through_seq, updated_by FROM committed
+  ), pruned AS (
+    DELETE FROM channel_summary_history old USING committed
+    WHERE old.channel_id = committed.channel_id AND old.version <= committed.version - $8::int
   )
   SELECT s.*, (${DUE}) AS due_again FROM committed s JOIN channels c ON c.id = s.channel_id`;
 
 const DUE_CHANNEL_IDS_SQL = `
   SELECT c.id FROM channels c JOIN channel_summaries s ON s.channel_id = c.id
-  WHERE ${DUE}
-    AND (s.last_error_at IS NULL OR s.last_error_at < now() - make_interval(secs => $1::double precision / 1000))`;
+  WHERE ${DUE} AND NOT ${coolingDown('$1')}`;
+
+/** Newest first, below `beforeVersion` (an index range on (channel_id, version)). */
+const HISTORY_SQL = `
+  SELECT version, text, annotations, covers_from_seq, covers_through_seq, updated_by, created_at
+  FROM channel_summary_history WHERE channel_id = $1 AND version < $2 ORDER BY version DESC LIMIT $3`;
+
+/** Above every version (versions are Postgres integers). */
+const NO_VERSION_BOUND = 2_147_483_647;
 
 const IS_DUE_SQL = `SELECT 1 FROM channels c JOIN channel_summaries s ON s.channel_id = c.id WHERE c.id = $1 AND ${DUE}`;
 
@@ -99,9 +129,13 @@ export class SummaryRepository {
     return rows[0] ? { channel: toChannel(rows[0] as ChannelRow), slot: toSlot(rows[0] as SummarySlotRow) } : null;
   }
 
-  /** The channel, its slot and the first `chunkSize` messages of its backlog when its summary is due; null when it is not (or is gone). */
-  async findDue(channelId: string, chunkSize: number): Promise<DueChannel | null> {
-    const rows = await this.db.query(FIND_DUE_SQL, [channelId, chunkSize]);
+  /**
+   * The channel, its slot and the first `chunkSize` messages of its backlog when its summary is
+   * due; null when it is not (or is gone), or when it failed within `backoff.ms` and this is not
+   * a retry (`backoff.retry`: the queue's own backoff already spaced it).
+   */
+  async findDue(channelId: string, chunkSize: number, backoff: { ms: number; retry: boolean }): Promise<DueChannel | null> {
+    const rows = await this.db.query(FIND_DUE_SQL, [channelId, chunkSize, backoff.retry, backoff.ms]);
     if (!rows[0]) return null;
     const firstChunk = rows[0][`${CHUNK_PREFIX}id`] === null ? [] : rows.map(chunkMessage);
     return { channel: toChannel(rows[0] as ChannelRow), slot: toSlot(rows[0] as SummarySlotRow), firstChunk };
@@ -120,16 +154,20 @@ export class SummaryRepository {
   async commit(c: SummaryCommit): Promise<CommittedStep> {
     const rows: (SummarySlotRow & { due_again: boolean })[] = await this.db.query(
       COMMIT_SQL,
-      [c.channelId, c.expectedVersion, c.result.text, JSON.stringify(c.result.annotations), c.coversThroughSeq, c.updatedBy, c.coversFromSeq],
+      [c.channelId, c.expectedVersion, c.result.text, JSON.stringify(c.result.annotations), c.coversThroughSeq, c.updatedBy, c.coversFromSeq, c.historyKeep],
     );
     if (rows.length !== 1) throw new StaleSummaryVersionError(`summary of channel ${c.channelId} is no longer at version ${c.expectedVersion}`);
     return { slot: toSlot(rows[0]), dueAgain: rows[0].due_again };
   }
 
-  /** Records a manual refresh: the channel stays due until the watermark reaches today's lastSeq. */
+  /**
+   * Records a manual refresh: the channel stays due until the watermark reaches today's lastSeq,
+   * and the request (newer than any failure so far) lets one job past the failure backoff.
+   */
   async requestRefresh(channelId: string): Promise<void> {
     await this.db.query(
-      `UPDATE channel_summaries s SET refresh_through_seq = c.last_seq FROM channels c WHERE c.id = s.channel_id AND s.channel_id = $1`,
+      `UPDATE channel_summaries s SET refresh_through_seq = c.last_seq, refresh_requested_at = now()
+       FROM channels c WHERE c.id = s.channel_id AND s.channel_id = $1`,
       [channelId],
     );
   }
@@ -139,12 +177,9 @@ export class SummaryRepository {
     await this.db.query(`UPDATE channel_summaries SET last_error = $2, last_error_at = now() WHERE channel_id = $1`, [channelId, error]);
   }
 
-  async history(channelId: string, limit: number): Promise<SummaryHistoryEntry[]> {
-    const rows = await this.db.query(
-      `SELECT version, text, annotations, covers_from_seq, covers_through_seq, updated_by, created_at
-       FROM channel_summary_history WHERE channel_id = $1 ORDER BY version DESC LIMIT $2`,
-      [channelId, limit],
-    );
+  /** Up to `limit` versions older than `beforeVersion` (all when undefined), newest first. */
+  async history(channelId: string, limit: number, beforeVersion?: number): Promise<SummaryHistoryEntry[]> {
+    const rows = await this.db.query(HISTORY_SQL, [channelId, beforeVersion ?? NO_VERSION_BOUND, limit]);
     return rows.map((r: Record<string, unknown>) => ({
       version: r.version as number,
       text: r.text as string,
@@ -158,7 +193,7 @@ export class SummaryRepository {
 
   /**
    * Channels whose summary is due, derived from Postgres alone. Channels that failed recently
-   * are left alone for `errorBackoffMs`, so a dead summariser is not hammered.
+   * are left alone for `errorBackoffMs` (the same backoff `findDue` applies).
    */
   async dueChannelIds(errorBackoffMs: number): Promise<string[]> {
     const rows: { id: string }[] = await this.db.query(

@@ -1,10 +1,11 @@
 import { ConflictException, Injectable, NotFoundException } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { Principal } from '../auth/principal';
+import { AppConfig } from '../config/app-config';
 import { Channel } from '../channels/channel.entity';
 import { canAccess } from '../channels/channel-access';
 import { SummaryHistoryEntry, SummarySlot } from './channel-summary.entity';
-import { DEFAULT_HISTORY_LIMIT } from './dto/history.query';
+import { DEFAULT_HISTORY_LIMIT, HistoryQuery } from './dto/history.query';
 import { OverrideSummaryDto } from './dto/override-summary.dto';
 import { SummaryQueue } from './queue/summary-queue';
 import { StaleSummaryVersionError, SummaryRepository } from './summary.repository';
@@ -17,6 +18,7 @@ export class SummaryService {
     private readonly summaries: SummaryRepository,
     private readonly queue: SummaryQueue,
     private readonly events: EventEmitter2,
+    private readonly config: AppConfig,
   ) {}
 
   async get(channelName: string, by: Principal): Promise<SummaryView> {
@@ -43,6 +45,7 @@ export class SummaryService {
     try {
       const { slot: committed } = await this.summaries.commit({
         channelId: channel.id,
+        historyKeep: this.config.QHORUS_SUMMARY_HISTORY_KEEP,
         expectedVersion: slot.version,
         result: { text: dto.text, annotations: slot.annotations },
         coversFromSeq: slot.coversThroughSeq + 1,
@@ -57,9 +60,10 @@ export class SummaryService {
     }
   }
 
-  async history(channelName: string, by: Principal, limit = DEFAULT_HISTORY_LIMIT): Promise<SummaryHistoryEntry[]> {
+  /** Newest first; `beforeVersion` pages on to older versions (only the newest QHORUS_SUMMARY_HISTORY_KEEP are kept). */
+  async history(channelName: string, by: Principal, query: HistoryQuery = {}): Promise<SummaryHistoryEntry[]> {
     const { channel } = await this.load(channelName, by);
-    return this.summaries.history(channel.id, limit);
+    return this.summaries.history(channel.id, query.limit ?? DEFAULT_HISTORY_LIMIT, query.beforeVersion);
   }
 
   private async load(channelName: string, by: Principal): Promise<{ channel: Channel; slot: SummarySlot }> {

@@ -11,6 +11,8 @@ export function summaryView(channel: Channel, slot: SummarySlot): SummaryRespons
     coversThroughSeq: slot.coversThroughSeq,
     lastSeq: channel.lastSeq,
     pending: channel.lastSeq - slot.coversThroughSeq,
+    /** Estimated tokens of the pending messages as a projection shows them (stored per message: no scan). */
+    pendingTokens: Math.max(0, channel.tokenTotal - slot.coversThroughTokens),
     version: slot.version,
     updatedAt: slot.updatedAt,
     updatedBy: slot.updatedBy,

@@ -8,10 +8,20 @@ export const SUMMARY_RETRIGGER_MS = 200;
 /** Channels remembered at most; past it the memory is dropped (a few extra enqueues, no harm). */
 export const SUMMARY_TRIGGER_MEMORY = 10_000;
 
+/** A channel's backlog right after a post, in messages and in estimated tokens. */
+export interface Backlog {
+  backlog: number;
+  threshold: number;
+  /** The token trigger, when the channel has one (`summaryThresholdTokens`). */
+  tokens?: { backlog: number; threshold: number | null; added: number };
+}
+
 /**
- * Decides whether a post should enqueue its channel's summary job. Always when the backlog is
- * exactly the threshold or a multiple of it (every crossing triggers at once), otherwise only
- * if this process has not enqueued that channel within SUMMARY_RETRIGGER_MS.
+ * Decides whether a post should enqueue its channel's summary job: the backlog reached the
+ * message threshold or the token threshold, whichever comes first. Always when the post crossed
+ * a threshold (the message backlog is exactly the threshold or a multiple of it, or the token
+ * backlog passed a multiple of the token threshold), otherwise only if this process has not
+ * enqueued that channel within SUMMARY_RETRIGGER_MS.
  */
 export class TriggerThrottle {
   private readonly lastEnqueuedAt = new Map<string, number>();
@@ -22,11 +32,19 @@ export class TriggerThrottle {
     private readonly memory = SUMMARY_TRIGGER_MEMORY,
   ) {}
 
-  shouldEnqueue(channelId: string, backlog: number, threshold: number): boolean {
-    if (backlog < threshold) return false;
+  /** `(channelId, backlog, threshold)` is short for a channel without a token trigger. */
+  shouldEnqueue(channelId: string, backlog: number | Backlog, threshold?: number): boolean {
+    const b: Backlog = typeof backlog === 'number' ? { backlog, threshold: threshold! } : backlog;
+    const byCount = b.backlog >= b.threshold;
+    const t = b.tokens;
+    const byTokens = t !== undefined && t.threshold !== null && t.backlog >= t.threshold;
+    if (!byCount && !byTokens) return false;
+    const crossed =
+      (byCount && b.backlog % b.threshold === 0) ||
+      (byTokens && Math.floor(t!.backlog / t!.threshold!) > Math.floor((t!.backlog - t!.added) / t!.threshold!));
     const now = this.now();
     const last = this.lastEnqueuedAt.get(channelId);
-    if (backlog % threshold !== 0 && last !== undefined && now - last < this.retriggerMs) return false;
+    if (!crossed && last !== undefined && now - last < this.retriggerMs) return false;
     if (this.lastEnqueuedAt.size >= this.memory) this.lastEnqueuedAt.clear();
     this.lastEnqueuedAt.set(channelId, now);
     return true;

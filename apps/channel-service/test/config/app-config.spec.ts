@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { AppConfig, CONFIG_DEFAULTS, ConfigValidationError, loadConfig } from '../../src/config/app-config';
+import { AppConfig, CONFIG_DEFAULTS, ConfigValidationError, loadConfig, SUMMARY_FAILURE_BACKOFF_SWEEP_INTERVALS } from '../../src/config/app-config';
 
 describe('loadConfig', () => {
   it('applies the named defaults when nothing is set', () => {
@@ -26,6 +26,21 @@ describe('loadConfig', () => {
       expect((e as Error).message).toMatch(/QHORUS_ROLE/);
       expect((e as Error).message).toMatch(/QHORUS_SUMMARY_THRESHOLD/);
     }
+  });
+
+  it.each([
+    ['QHORUS_SUMMARY_HISTORY_KEEP', '0'],
+    ['QHORUS_SUMMARY_HISTORY_KEEP', '-5'],
+    ['QHORUS_SUMMARY_HISTORY_KEEP', 'all'],
+    ['QHORUS_SUMMARY_HISTORY_KEEP', '2.5'],
+    ['QHORUS_SUMMARY_ABORT_GRACE_MS', '-1'],
+    ['QHORUS_SUMMARY_ABORT_GRACE_MS', 'soon'],
+  ])('refuses %s=%p at start-up, naming it', (knob, value) => {
+    expect(() => loadConfig({ [knob]: value })).toThrow(new RegExp(`Invalid configuration:[\\s\\S]*${knob}`));
+  });
+
+  it('derives the failure backoff of every trigger path from the sweep interval', () => {
+    expect(loadConfig({ QHORUS_SWEEP_INTERVAL_MS: '2000' }).summaryFailureBackoffMs).toBe(2000 * SUMMARY_FAILURE_BACKOFF_SWEEP_INTERVALS);
   });
 
   it('rejects tier bounds out of order', () => {

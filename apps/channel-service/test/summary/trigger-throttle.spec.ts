@@ -39,4 +39,33 @@ describe('TriggerThrottle', () => {
     const t = throttle();
     expect([1, 2, 3].map((b) => t.shouldEnqueue('c', b, 1))).toEqual([true, true, true]);
   });
+
+  describe('with a token threshold', () => {
+    const TOKENS = 100;
+    const post = (backlog: number, tokens: number, added: number, threshold: number | null = TOKENS) => ({
+      backlog,
+      threshold: THRESHOLD,
+      tokens: { backlog: tokens, threshold, added },
+    });
+
+    it('triggers on whichever threshold is reached first', () => {
+      const t = throttle();
+      expect(t.shouldEnqueue('c', post(3, 99, 30))).toBe(false);
+      expect(t.shouldEnqueue('c', post(4, 130, 31))).toBe(true); // tokens first, 4 messages of 20
+      expect(throttle().shouldEnqueue('c', post(20, 50, 2))).toBe(true); // messages first
+    });
+
+    it('never triggers by tokens when the channel has no token threshold', () => {
+      expect(throttle().shouldEnqueue('c', post(3, 10_000, 5_000, null))).toBe(false);
+    });
+
+    it('asks again at once when a post crosses a multiple of the token threshold, otherwise after the retrigger interval', () => {
+      const t = throttle();
+      expect(t.shouldEnqueue('c', post(2, 120, 60))).toBe(true);
+      expect(t.shouldEnqueue('c', post(3, 150, 30))).toBe(false); // still within the second hundred
+      expect(t.shouldEnqueue('c', post(4, 210, 60))).toBe(true); // crossed 200
+      now = RETRIGGER_MS;
+      expect(t.shouldEnqueue('c', post(5, 220, 10))).toBe(true);
+    });
+  });
 });

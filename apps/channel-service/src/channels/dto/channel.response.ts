@@ -7,6 +7,8 @@ export class ChannelResponse {
   description: string | null;
   /** Unsummarised messages that trigger a summary job. */
   summaryThreshold: number;
+  @ApiProperty({ type: Number, nullable: true, description: 'Estimated tokens of unsummarised messages that also trigger a summary (null: off)' })
+  summaryThresholdTokens: number | null;
   @ApiProperty({ type: Number, nullable: true, description: 'Refresh the summary this long after the last one when messages are pending (null: off)' })
   updateAfterSeconds: number | null;
   /** The strategy that writes the channel's summary text. */

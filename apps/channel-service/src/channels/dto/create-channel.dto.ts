@@ -1,4 +1,4 @@
-import { ArrayMaxSize, IsArray, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateIf } from 'class-validator';
 import { AGENT_NAME_PATTERN } from '../../auth/dto/register-agent.dto';
 import {
   CHANNEL_NAME_PATTERN,
@@ -7,6 +7,7 @@ import {
   MAX_MEMBERS,
   MAX_SUMMARISER_NAME_LENGTH,
   MAX_SUMMARY_THRESHOLD,
+  MAX_SUMMARY_THRESHOLD_TOKENS,
   MAX_UPDATE_AFTER_SECONDS,
 } from './channel-name';
 
@@ -28,6 +29,17 @@ export class CreateChannelDto {
   @Min(1)
   @Max(MAX_SUMMARY_THRESHOLD)
   summaryThreshold?: number;
+
+  /**
+   * Also trigger a summary update once the unsummarised messages reach this many estimated tokens
+   * (as a projection shows them), whichever of the two thresholds comes first. null or absent: off.
+   */
+  @ValidateIf((o) => o.summaryThresholdTokens !== null)
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(MAX_SUMMARY_THRESHOLD_TOKENS)
+  summaryThresholdTokens?: number | null;
 
   /** Also update the summary when this many seconds pass with unsummarised messages. */
   @IsOptional()

@@ -1,8 +1,8 @@
 import { ArrayMaxSize, IsArray, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateIf } from 'class-validator';
 import { AGENT_NAME_PATTERN } from '../../auth/dto/register-agent.dto';
-import { MAX_DESCRIPTION_LENGTH, MAX_MEMBERS, MAX_SUMMARISER_NAME_LENGTH, MAX_SUMMARY_THRESHOLD, MAX_UPDATE_AFTER_SECONDS } from './channel-name';
+import { MAX_DESCRIPTION_LENGTH, MAX_MEMBERS, MAX_SUMMARISER_NAME_LENGTH, MAX_SUMMARY_THRESHOLD, MAX_SUMMARY_THRESHOLD_TOKENS, MAX_UPDATE_AFTER_SECONDS } from './channel-name';
 
-/** Reconfigures a channel; `null` clears description, updateAfterSeconds or members. */
+/** Reconfigures a channel; `null` clears description, summaryThresholdTokens, updateAfterSeconds or members. */
 export class UpdateChannelDto {
   @ValidateIf((o) => o.description !== null)
   @IsOptional()
@@ -15,6 +15,14 @@ export class UpdateChannelDto {
   @Min(1)
   @Max(MAX_SUMMARY_THRESHOLD)
   summaryThreshold?: number;
+
+  /** Token trigger (estimated tokens waiting after the watermark); null turns it off. */
+  @ValidateIf((o) => o.summaryThresholdTokens !== null)
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(MAX_SUMMARY_THRESHOLD_TOKENS)
+  summaryThresholdTokens?: number | null;
 
   @ValidateIf((o) => o.updateAfterSeconds !== null)
   @IsOptional()

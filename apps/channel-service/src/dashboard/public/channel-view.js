@@ -211,7 +211,7 @@ export class ChannelView {
     const parts = [
       s.version === 0 ? 'No summary yet' : `Version ${s.version}`,
       s.version === 0 ? null : `covers #1–#${s.coversThroughSeq} of ${s.lastSeq}`,
-      `${s.pending} pending`,
+      s.pendingTokens === undefined ? `${s.pending} pending` : `${s.pending} pending (~${s.pendingTokens} tokens)`,
       tier ? `tier ${tier}` : null,
     ].filter(Boolean);
     const meta = $('#summary-meta');

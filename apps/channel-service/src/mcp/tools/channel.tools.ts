@@ -11,6 +11,13 @@ export const SUMMARY_TRIGGER_ARGS = {
     description: 'Update the summary once this many messages are not yet in it (default: the service-wide QHORUS_SUMMARY_THRESHOLD).',
     schema: { minimum: 1 },
   }),
+  update_after_tokens: optional({
+    type: ['integer', 'null'],
+    description:
+      'Also update the summary once the messages not yet in it reach this many estimated tokens, whichever of the ' +
+      'two thresholds comes first (null: off, the default).',
+    schema: { minimum: 1 },
+  }),
   update_after_seconds: optional({
     type: ['integer', 'null'],
     description: 'Also update it this many seconds after the last update when messages are pending (null: off).',
@@ -48,6 +55,7 @@ export class ChannelTools implements McpToolGroup {
             description: 'description',
             update_after_messages: 'summaryThreshold',
             summary_threshold: 'summaryThreshold',
+            update_after_tokens: 'summaryThresholdTokens',
             update_after_seconds: 'updateAfterSeconds',
             summariser: 'summariser',
             members: 'members',

@@ -22,7 +22,8 @@ export class SummaryTools implements McpToolGroup {
         description:
           'Read this first when you join or return to a channel. text is a short state report (who is here, what was ' +
           'decided, which requests are still open) covering messages 1..coversThroughSeq; pending messages after that are ' +
-          'not in it yet: read them with check_messages after_seq=coversThroughSeq, or take get_channel_context for a ' +
+          'not in it yet (pendingTokens: about how many tokens they take): read them with check_messages ' +
+          'after_seq=coversThroughSeq, or take get_channel_context for a ' +
           'ready-made prompt. Before the first summary, text is empty and version is 0.',
         input: toolInput({ channel: CHANNEL_ARG }),
         annotations: { readOnlyHint: true },
@@ -36,7 +37,7 @@ export class SummaryTools implements McpToolGroup {
         name: 'configure_channel_summary',
         description:
           'Changes when and how a channel\'s summary updates: update_after_messages (how many messages may wait outside ' +
-          'the summary), update_after_seconds (a time trigger; null turns it off) and summariser (the strategy). Applies ' +
+          'the summary), update_after_tokens (how many estimated tokens may wait; null turns it off), update_after_seconds (a time trigger; null turns it off) and summariser (the strategy). Applies ' +
           'from the next update; if the waiting messages already reach the new threshold, an update is queued now.',
         input: toolInput({ channel: CHANNEL_ARG, ...SUMMARY_TRIGGER_ARGS }),
         annotations: { idempotentHint: true },
@@ -45,7 +46,12 @@ export class SummaryTools implements McpToolGroup {
           const dto = await toDto(
             UpdateChannelDto,
             args,
-            { update_after_messages: 'summaryThreshold', update_after_seconds: 'updateAfterSeconds', summariser: 'summariser' },
+            {
+              update_after_messages: 'summaryThreshold',
+              update_after_tokens: 'summaryThresholdTokens',
+              update_after_seconds: 'updateAfterSeconds',
+              summariser: 'summariser',
+            },
             ['channel'],
           );
           const { channel: updated, warnings } = await this.channels.update(channel, dto, by);

@@ -23,3 +23,9 @@ export class MessageResponse {
   metadata: Record<string, unknown> | null;
   createdAt: Date;
 }
+
+/** The answer of `POST …/messages/batch`: the stored messages, in seq order. */
+export class MessageBatchResponse {
+  @ApiProperty({ type: () => [MessageResponse] })
+  messages: MessageResponse[];
+}

@@ -12,6 +12,8 @@ export class SummaryResponse {
   lastSeq: number;
   /** lastSeq − coversThroughSeq: messages not yet summarised. */
   pending: number;
+  /** Estimated tokens of the pending messages, as a projection shows them. */
+  pendingTokens: number;
   /** 0 before the first summary. */
   version: number;
   @ApiProperty({ type: Date, nullable: true })

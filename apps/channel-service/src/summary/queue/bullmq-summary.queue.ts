@@ -72,7 +72,7 @@ export class BullmqSummaryQueue extends SummaryQueue {
     // Workers block on Redis and must never give up on a command.
     this.workerConnection = new IORedis(this.options.redisUrl, { maxRetriesPerRequest: null });
     this.workerConnection.on('error', (err) => this.logger.debug({ err: err.message }, 'redis worker connection error'));
-    this.worker = new Worker<SummaryJobData>(SUMMARY_QUEUE_NAME, (job: Job<SummaryJobData>) => handler(job.data.channelId), {
+    this.worker = new Worker<SummaryJobData>(SUMMARY_QUEUE_NAME, (job: Job<SummaryJobData>) => handler(job.data.channelId, job.attemptsMade + 1), {
       connection: this.workerConnection,
       prefix: this.options.prefix,
       concurrency: this.options.concurrency,

@@ -84,7 +84,7 @@ export class InProcessSummaryQueue extends SummaryQueue {
   private async runWithRetries(channelId: string): Promise<void> {
     for (let attempt = 1; attempt <= this.retry.attempts; attempt++) {
       try {
-        await this.handler!(channelId);
+        await this.handler!(channelId, attempt);
         return;
       } catch (err) {
         if (attempt === this.retry.attempts || this.closed) {

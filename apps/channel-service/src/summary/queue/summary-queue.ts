@@ -1,9 +1,11 @@
 /**
  * Runs one summary job for a channel. Rejecting means "failed; retry with backoff". The handler
  * checks the channel is still due (Postgres decides: threshold, time trigger or a recorded
- * refresh), so a trigger kept while a job ran does not cause a tiny extra step.
+ * refresh), so a trigger kept while a job ran does not cause a tiny extra step. `attempt` counts
+ * from 1; a retry (> 1) was already spaced by the queue's backoff, so the channel's failure
+ * backoff does not hold it back.
  */
-export type SummaryJobHandler = (channelId: string) => Promise<void>;
+export type SummaryJobHandler = (channelId: string, attempt: number) => Promise<void>;
 
 /**
  * The summary job queue, per channel: at most one job queued or running per channel, and a

@@ -1,0 +1,45 @@
+import { PinoLogger } from 'nestjs-pino';
+import type { Logger as Pino } from 'pino';
+
+const SERVER_ERROR = 500;
+const CLIENT_ERROR = 400;
+
+/** Health probes and metric scrapes: every few seconds, they would drown the log when they succeed. */
+const PROBE_PATH = /^\/(health(\/live)?|metrics)(\?|$)/;
+
+const asIs = <T>(value: T): T => value;
+
+/** The little of Fastify used here (the adapter bundles its own fastify types). */
+interface HookHost {
+  addHook(
+    name: 'onResponse',
+    hook: (request: { id: string; method: string; url: string }, reply: { statusCode: number; elapsedTime: number }, done: () => void) => void,
+  ): unknown;
+}
+
+/**
+ * One line per request, in pino-http's shape (`req {id, method, url}`, `res {statusCode}`,
+ * `responseTime`, "request completed"): 2xx/3xx at info (successful probes not at all), 4xx at
+ * warn, 5xx at error — written from one Fastify onResponse hook straight to the root pino logger
+ * (its redaction applies). pino-http's Nest middleware did the same at a cost to every request
+ * (a middleware pass, a child logger, async-context tracking: about a third of a summary read's
+ * CPU, docs/benchmarks.md), so it is not installed; lines logged while handling a request carry
+ * no `req` binding (the request id is on the completion line and echoed in `x-request-id`).
+ */
+export function registerRequestLog(fastify: HookHost): void {
+  // nestjs-pino makes its root logger when the app initialises, after this hook is registered.
+  let logger: Pino | undefined;
+  fastify.addHook('onResponse', (request, reply, done) => {
+    done(); // callback style, not async: no promise per request
+    // pino-http's serializers expect raw req/res objects; these lines are already plain.
+    logger ??= PinoLogger.root.child({ context: 'HTTP' }, { serializers: { req: asIs, res: asIs } });
+    const status = reply.statusCode;
+    const level = status >= SERVER_ERROR ? 'error' : status >= CLIENT_ERROR ? 'warn' : 'info';
+    if (!logger.isLevelEnabled(level)) return;
+    if (level === 'info' && PROBE_PATH.test(request.url)) return;
+    logger[level](
+      { req: { id: request.id, method: request.method, url: request.url }, res: { statusCode: status }, responseTime: Math.round(reply.elapsedTime) },
+      status >= SERVER_ERROR ? 'request errored' : 'request completed',
+    );
+  });
+}
