@@ -82,6 +82,15 @@ describe('@qhorus/client against the real service', () => {
     expect(await bob.listMessages('client-e2e', { afterSeq: 1, limit: 1 })).toEqual([retried]);
   });
 
+  it('posts a batch in consecutive seqs; a retry with the same key returns the same batch, stored once', async () => {
+    await alice.createChannel({ name: 'client-batch' });
+    const batch = [{ content: 'one' }, { type: 'QUERY' as const, content: 'two?' }];
+    const first = await alice.postBatch('client-batch', batch, { idempotencyKey: 'batch-1' });
+    expect(first.map((m) => [m.seq, m.content])).toEqual([[1, 'one'], [2, 'two?']]);
+    expect(await alice.postBatch('client-batch', batch, { idempotencyKey: 'batch-1' })).toEqual(first);
+    expect(await bob.listMessages('client-batch')).toEqual(first);
+  });
+
   it('summary: read, refresh, override, history; thread summary once a thread closes', async () => {
     await bob.postMessage('client-e2e', { type: 'RESPONSE', content: 'bob reviews it', correlationId: 'q-review', inReplyTo: 1 });
     await bob.postMessage('client-e2e', { type: 'COMMAND', content: 'Run the suite', correlationId: 'run-1' });

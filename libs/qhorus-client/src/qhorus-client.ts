@@ -145,15 +145,28 @@ export class QhorusClient {
    */
   async postMessage(channel: string, message: PostMessage, options: { idempotencyKey?: string; signal?: AbortSignal } = {}): Promise<Message> {
     const headers = { [IDEMPOTENCY_HEADER]: options.idempotencyKey ?? randomUUID() };
+    return this.retried(options.signal, () => this.call('MessagesController_post', { path: { name: channel }, body: message, headers, signal: options.signal }));
+  }
+
+  /** Runs a keyed (so repeatable) request, again when the service is unreachable, busy or failing. */
+  private async retried<T>(signal: AbortSignal | undefined, attemptOnce: () => Promise<T>): Promise<T> {
     for (let attempt = 0; ; attempt++) {
       try {
-        return await this.call('MessagesController_post', { path: { name: channel }, body: message, headers, signal: options.signal });
+        return await attemptOnce();
       } catch (err) {
-        const last = attempt + 1 >= this.postAttempts || options.signal?.aborted;
+        const last = attempt + 1 >= this.postAttempts || signal?.aborted;
         if (!(err instanceof QhorusError) || !err.retryable || last) throw err;
-        await sleep(err.retryAfterMs ?? backoffDelay(attempt, this.retryDelayMs, this.maxRetryDelayMs), options.signal);
+        await sleep(err.retryAfterMs ?? backoffDelay(attempt, this.retryDelayMs, this.maxRetryDelayMs), signal);
       }
     }
+  }
+  /**
+   * Posts several messages at once (consecutive seqs, all or nothing), retried like `postMessage`:
+   * one Idempotency-Key for every attempt (message i is keyed `<key>:<i>` by the service).
+   */
+  async postBatch(channel: string, messages: PostMessage[], options: { idempotencyKey?: string; signal?: AbortSignal } = {}): Promise<Message[]> {
+    const headers = { [IDEMPOTENCY_HEADER]: options.idempotencyKey ?? randomUUID() };
+    return this.retried(options.signal, async () => (await this.call('MessagesController_postBatch', { path: { name: channel }, body: { messages }, headers, signal: options.signal })).messages);
   }
   listMessages(channel: string, query: Query<'MessagesController_list'> = {}) {
     return this.call('MessagesController_list', { path: { name: channel }, query });

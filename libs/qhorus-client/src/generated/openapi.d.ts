@@ -107,6 +107,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/channels/{name}/messages/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Posts several messages in one statement: consecutive seqs, all or nothing. A bad message is a
+         *     400 naming its index and field; over QHORUS_BATCH_MAX_MESSAGES or the batch body limit, 413.
+         *     With an Idempotency-Key, message i is keyed `<key>:<i>` and a retry returns the original batch.
+         */
+        post: operations["MessagesController_postBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/channels/{name}/summary": {
         parameters: {
             query?: never;
@@ -132,7 +153,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every version the slot has had, newest first. */
+        /**
+         * The versions the slot has had, newest first: the newest QHORUS_SUMMARY_HISTORY_KEEP are kept.
+         *     Page with `beforeVersion` (the smallest version of the previous page).
+         */
         get: operations["SummaryController_history"];
         put?: never;
         post?: never;
@@ -298,6 +322,8 @@ export interface components {
             summariser: string;
             /** @description Unsummarised messages that trigger a summary job. */
             summaryThreshold: number;
+            /** @description Estimated tokens of unsummarised messages that also trigger a summary (null: off) */
+            summaryThresholdTokens: number | null;
             /** @description Refresh the summary this long after the last one when messages are pending (null: off) */
             updateAfterSeconds: number | null;
         };
@@ -315,6 +341,8 @@ export interface components {
             summariser: string;
             /** @description Unsummarised messages that trigger a summary job. */
             summaryThreshold: number;
+            /** @description Estimated tokens of unsummarised messages that also trigger a summary (null: off) */
+            summaryThresholdTokens: number | null;
             /** @description Refresh the summary this long after the last one when messages are pending (null: off) */
             updateAfterSeconds: number | null;
             /** @description E.g. the chosen summariser is unavailable and a fallback is used. */
@@ -356,6 +384,11 @@ export interface components {
             summariser?: string;
             /** @description Unsummarised messages that trigger a summary update (default QHORUS_SUMMARY_THRESHOLD). */
             summaryThreshold?: number;
+            /**
+             * @description Also trigger a summary update once the unsummarised messages reach this many estimated tokens
+             *     (as a projection shows them), whichever of the two thresholds comes first. null or absent: off.
+             */
+            summaryThresholdTokens?: number | null;
             /** @description Also update the summary when this many seconds pass with unsummarised messages. */
             updateAfterSeconds?: number;
         };
@@ -397,6 +430,9 @@ export interface components {
             /** @enum {string} */
             status: "ok";
         };
+        MessageBatchResponse: {
+            messages: components["schemas"]["MessageResponse"][];
+        };
         MessageResponse: {
             channel: string;
             content: string;
@@ -421,6 +457,10 @@ export interface components {
             /** @description When set, the override applies only if the summary is still at this version (else 409). */
             expectedVersion?: number;
             text: string;
+        };
+        PostBatchDto: {
+            /** @description The messages, in the order they get their seqs; at most QHORUS_BATCH_MAX_MESSAGES (413 beyond). */
+            messages: components["schemas"]["PostMessageDto"][];
         };
         PostMessageDto: {
             /** @description The message text. Required except for DONE, HANDOFF and EVENT; non-blank for DECLINE and FAILURE. */
@@ -502,6 +542,8 @@ export interface components {
             lastSeq: number;
             /** @description lastSeq − coversThroughSeq: messages not yet summarised. */
             pending: number;
+            /** @description Estimated tokens of the pending messages, as a projection shows them. */
+            pendingTokens: number;
             summariser: string;
             text: string;
             /** Format: date-time */
@@ -536,6 +578,8 @@ export interface components {
             members?: string[] | null;
             summariser?: string;
             summaryThreshold?: number;
+            /** @description Token trigger (estimated tokens waiting after the watermark); null turns it off. */
+            summaryThresholdTokens?: number | null;
             updateAfterSeconds?: number | null;
         };
     };
@@ -701,6 +745,7 @@ export interface operations {
                      *         "name": "release-42",
                      *         "description": "Shipping release 42: planner, coder, reviewer and tester",
                      *         "summaryThreshold": 20,
+                     *         "summaryThresholdTokens": null,
                      *         "updateAfterSeconds": null,
                      *         "summariser": "heuristic",
                      *         "members": null,
@@ -763,6 +808,7 @@ export interface operations {
                      *       "name": "release-42",
                      *       "description": "Shipping release 42: planner, coder, reviewer and tester",
                      *       "summaryThreshold": 20,
+                     *       "summaryThresholdTokens": null,
                      *       "updateAfterSeconds": null,
                      *       "summariser": "heuristic",
                      *       "members": null,
@@ -843,6 +889,7 @@ export interface operations {
                      *       "name": "release-42",
                      *       "description": "Shipping release 42: planner, coder, reviewer and tester",
                      *       "summaryThreshold": 20,
+                     *       "summaryThresholdTokens": null,
                      *       "updateAfterSeconds": null,
                      *       "summariser": "heuristic",
                      *       "members": null,
@@ -913,6 +960,7 @@ export interface operations {
                      *       "name": "release-42",
                      *       "description": "Shipping release 42: planner, coder, reviewer and tester",
                      *       "summaryThreshold": 10,
+                     *       "summaryThresholdTokens": null,
                      *       "updateAfterSeconds": null,
                      *       "summariser": "heuristic",
                      *       "members": null,
@@ -1330,6 +1378,89 @@ export interface operations {
             };
         };
     };
+    MessagesController_postBatch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes retries safe: the same key returns the original batch */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PostBatchDto"];
+            };
+        };
+        responses: {
+            /** @description A retry with the same Idempotency-Key: the original batch (header `Idempotent-Replayed: true`) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageBatchResponse"];
+                };
+            };
+            /** @description Stored, in consecutive seqs */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageBatchResponse"];
+                };
+            };
+            /** @description Bad input: the message names the problem and `details` lists every bad field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Missing, unknown or revoked bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such channel, or a private channel the caller is not a member of */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The body is over the request limit, or the content over QHORUS_MAX_CONTENT_BYTES */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Postgres is unreachable: retry shortly (retry a post with the same Idempotency-Key: it is never stored twice) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
     SummaryController_get: {
         parameters: {
             query?: never;
@@ -1359,6 +1490,7 @@ export interface operations {
                      *       "coversThroughSeq": 40,
                      *       "lastSeq": 57,
                      *       "pending": 17,
+                     *       "pendingTokens": 596,
                      *       "version": 2,
                      *       "updatedAt": "2025-01-15T10:00:03.000Z",
                      *       "updatedBy": "summariser:heuristic",
@@ -1438,6 +1570,7 @@ export interface operations {
                      *       "coversThroughSeq": 40,
                      *       "lastSeq": 57,
                      *       "pending": 0,
+                     *       "pendingTokens": 596,
                      *       "version": 3,
                      *       "updatedAt": "2025-01-15T10:00:03.000Z",
                      *       "updatedBy": "summariser:heuristic",
@@ -1508,6 +1641,9 @@ export interface operations {
     SummaryController_history: {
         parameters: {
             query?: {
+                /** @description Only versions older than this one: pass the smallest version of the previous page. */
+                beforeVersion?: number;
+                /** @description Versions per page (newest first). */
                 limit?: number;
             };
             header?: never;

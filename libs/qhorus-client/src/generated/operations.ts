@@ -17,6 +17,7 @@ export const OPERATIONS = {
   McpController_handle: { method: 'POST', path: '/mcp', produces: 'application/json' },
   MessagesController_list: { method: 'GET', path: '/api/v1/channels/{name}/messages', produces: 'application/json' },
   MessagesController_post: { method: 'POST', path: '/api/v1/channels/{name}/messages', produces: 'application/json' },
+  MessagesController_postBatch: { method: 'POST', path: '/api/v1/channels/{name}/messages/batch', produces: 'application/json' },
   MetricsController_scrape: { method: 'GET', path: '/metrics', produces: 'text/plain' },
   ProjectionController_context: { method: 'GET', path: '/api/v1/channels/{name}/context', produces: 'application/json' },
   SummaryController_get: { method: 'GET', path: '/api/v1/channels/{name}/summary', produces: 'application/json' },
