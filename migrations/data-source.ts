@@ -1,3 +1,4 @@
+import type { PoolConfig } from 'pg';
 import { DataSource, DataSourceOptions } from 'typeorm';
 import { InitialSchema1764400000000 } from './1764400000000-initial-schema';
 import { SummaryRefreshRequest1764500000000 } from './1764500000000-summary-refresh-request';
@@ -6,11 +7,25 @@ import { SummaryTokensAndRetention1765200000000 } from './1765200000000-summary-
 /** Every migration, in order. Listed explicitly so the app, the CLI and jest load the same set. */
 export const MIGRATIONS = [InitialSchema1764400000000, SummaryRefreshRequest1764500000000, SummaryTokensAndRetention1765200000000];
 
+/** A connection attempt with no answer by then fails (a refused or black-holed server). */
+export const CONNECT_TIMEOUT_MS = 5_000;
+
 /**
- * The one place that describes the database connection, shared by the CLI and the app.
+ * The one place that describes a connection to Postgres: the app's own `pg` pool (`Database`)
+ * and TypeORM's (migrations, here and in the CLI) are both built from it.
  * `queryTimeoutMs`: a query with no answer by then fails (e.g. a network partition: the socket
  * stays open and nothing ever errors); unset = wait forever (the CLI).
  */
+export function poolConfig(url: string, poolSize: number, queryTimeoutMs?: number): PoolConfig {
+  return {
+    connectionString: url,
+    max: poolSize,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    ...(queryTimeoutMs ? { query_timeout: queryTimeoutMs } : {}),
+  };
+}
+
+/** TypeORM's view of the same connection: it only runs migrations (synchronize off, no entities). */
 export function dataSourceOptions(url: string, poolSize: number, queryTimeoutMs?: number): DataSourceOptions {
   return {
     type: 'postgres',
@@ -20,7 +35,7 @@ export function dataSourceOptions(url: string, poolSize: number, queryTimeoutMs?
     migrations: MIGRATIONS,
     migrationsTableName: 'qhorus_migrations',
     entities: [],
-    extra: { max: poolSize, connectionTimeoutMillis: 5_000, ...(queryTimeoutMs ? { query_timeout: queryTimeoutMs } : {}) },
+    extra: poolConfig(url, poolSize, queryTimeoutMs),
   };
 }
 

@@ -4,6 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp } from '../apps/channel-service/src/bootstrap';
 import { loadConfig } from '../apps/channel-service/src/config/app-config';
+import { Database } from '../apps/channel-service/src/database/database';
+import { EmbeddedPostgres } from '../apps/channel-service/src/database/embedded-postgres';
+import { runMigrations } from '../apps/channel-service/src/database/run-migrations';
+import { poolConfig } from '../migrations/data-source';
 import { ApiClient } from './support/http';
 import { postMany, waitForSummary } from './support/channel-helpers';
 
@@ -46,5 +50,21 @@ describe('embedded default (PGlite + in-process jobs)', () => {
     const again = (await start()).as(registered.body.token);
     const after = (await again.get('/api/v1/channels/demo/summary')).body;
     expect(after).toMatchObject({ version: summary.version, lastSeq: 25, coversThroughSeq: summary.coversThroughSeq });
+  });
+
+  it('hands PGlite from the migrations to the app pool: a query right after migrating gets a connection', async () => {
+    // PGlite takes one client at a time and turns a second away; without whenIdle this fails at once.
+    const handoverDir = mkdtempSync(join(tmpdir(), 'qhorus-handover-'));
+    const embedded = await EmbeddedPostgres.start(handoverDir);
+    const db = Database.open(poolConfig(embedded.url, 1));
+    try {
+      await runMigrations(embedded.url, { serialise: false });
+      await embedded.whenIdle();
+      expect(await db.query('SELECT count(*)::int AS n FROM qhorus_migrations')).toEqual([{ n: expect.any(Number) }]);
+    } finally {
+      await db.close();
+      await embedded.stop();
+      rmSync(handoverDir, { recursive: true, force: true });
+    }
   });
 });

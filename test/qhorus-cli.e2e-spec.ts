@@ -8,7 +8,9 @@ import { startTestApp, TEST_ADMIN_TOKEN, TestApp } from './support/test-app';
 
 const ROOT = resolve(__dirname, '..');
 const BIN = resolve(ROOT, 'bin/qhorus.js');
-const ANSI = /\x1b\[\d+m/;
+/** An ANSI colour escape (built from the ESC code: a literal control character is easy to lose). */
+const ANSI = new RegExp(`${String.fromCharCode(27)}\\[\\d+m`);
+const ANSI_ALL = new RegExp(ANSI.source, 'g');
 
 interface Run {
   code: number;
@@ -104,7 +106,7 @@ describe('the qhorus CLI, spawned against the real service', () => {
       await waitFor(async () => t1.output().includes('the suite fails') || null, 'the live message');
       const line = t1.output().split('\n').find((l) => l.includes('the suite fails'))!;
       expect(line).toMatch(ANSI);
-      expect(line.replace(/\x1b\[\d+m/g, '')).toMatch(/^#\d+ \d\d:\d\d:\d\d FAILURE {2}admin \[corr run-1 · topic general\]: the suite fails$/);
+      expect(line.replace(ANSI_ALL, '')).toMatch(/^#\d+ \d\d:\d\d:\d\d FAILURE {2}admin \[corr run-1 · topic general\]: the suite fails$/);
       child!.kill('SIGINT');
       expect(await t1.exited).toBe(0);
     });

@@ -34,7 +34,7 @@ describe('summary history: the newest N versions kept, paged with beforeVersion'
 
   it('keeps only the newest N versions, in the table itself (pruned at commit)', async () => {
     expect(await versions()).toEqual([12, 11, 10, 9, 8]);
-    const rows = await t.app.get(Database).query(`SELECT version FROM channel_summary_history ORDER BY version`);
+    const rows = await t.app.get(Database).query<{ version: number }>(`SELECT version FROM channel_summary_history ORDER BY version`);
     expect(rows.map((r: { version: number }) => r.version)).toEqual([8, 9, 10, 11, 12]);
     const newest = (await history('?limit=1')).body[0];
     expect(newest).toMatchObject({ version: 12, text: 'version 12', coversFromSeq: 12, coversThroughSeq: 12 });

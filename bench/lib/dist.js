@@ -13,7 +13,7 @@ module.exports = {
   require: {
     appConfig: () => require(join(DIST, 'apps/channel-service/src/config/app-config.js')),
     bootstrap: () => require(join(DIST, 'apps/channel-service/src/bootstrap.js')),
-    migrations: () => require(join(DIST, 'migrations/data-source.js')),
+    runMigrations: () => require(join(DIST, 'apps/channel-service/src/database/run-migrations.js')),
     channelSummary: () => require(join(DIST, 'libs/blocks-channel-summary/src/index.js')),
     api: () => require(join(DIST, 'libs/qhorus-api/src/index.js')),
   },

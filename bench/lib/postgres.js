@@ -26,17 +26,9 @@ async function createDatabase(stamp, label) {
   return { name, url: urlFor(name), drop: () => adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
 }
 
-/** The service's own migrations (compiled), so the baseline has exactly the same schema. */
+/** The service's own migration step (compiled), so the baseline has exactly the same schema. */
 async function runMigrations(url) {
-  const { DataSource } = require('typeorm');
-  const { dataSourceOptions } = dist.require.migrations();
-  const ds = new DataSource(dataSourceOptions(url, 1));
-  await ds.initialize();
-  try {
-    await ds.runMigrations({ transaction: 'all' });
-  } finally {
-    await ds.destroy();
-  }
+  await dist.require.runMigrations().runMigrations(url, { serialise: false });
 }
 
 /** Runs `fn(client)` with a short-lived connection to `url`. */

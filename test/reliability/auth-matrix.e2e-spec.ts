@@ -1,5 +1,5 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { ApiClient, waitFor } from '../support/http';
+import { waitFor } from '../support/http';
 import { callTool, connectMcp } from '../support/mcp-client';
 import { startTestApp, TEST_ADMIN_TOKEN, TestApp } from '../support/test-app';
 import { AppRoute, routeRecorder } from './app-routes';

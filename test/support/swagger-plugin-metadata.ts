@@ -6,6 +6,7 @@ import { join, resolve } from 'node:path';
 const ROOT = resolve(__dirname, '../..');
 const APP_SOURCE = join(ROOT, 'apps/channel-service/src');
 const SWAGGER_PLUGIN = '@nestjs/swagger';
+const SWAGGER_PLUGIN_ENTRY = '@nestjs/swagger/plugin';
 
 /** The @nestjs/swagger plugin options `nest build` uses (nest-cli.json): one source of truth. */
 export function swaggerPluginOptions(): Record<string, unknown> {
@@ -22,9 +23,10 @@ export function swaggerPluginOptions(): Record<string, unknown> {
  * (It takes a few seconds: a TypeScript program over the app.)
  */
 export async function loadSwaggerPluginMetadata(): Promise<void> {
-  // Required lazily: dev-only tooling, and heavy.
-  const { PluginMetadataGenerator } = require('@nestjs/cli/lib/compiler/plugins/plugin-metadata-generator');
-  const { ReadonlyVisitor } = require('@nestjs/swagger/plugin');
+  // Imported lazily: dev-only tooling, and heavy.
+  const { PluginMetadataGenerator } = await import('@nestjs/cli/lib/compiler/plugins/plugin-metadata-generator');
+  // The package exports './plugin' (typed under dist/plugin, which this tsconfig's resolution cannot map).
+  const { ReadonlyVisitor }: typeof import('@nestjs/swagger/dist/plugin') = await import(SWAGGER_PLUGIN_ENTRY);
   const outDir = mkdtempSync(join(tmpdir(), 'qhorus-openapi-'));
   try {
     new PluginMetadataGenerator().generate({
@@ -38,7 +40,7 @@ export async function loadSwaggerPluginMetadata(): Promise<void> {
     const file = join(outDir, 'metadata.ts');
     const source = readFileSync(file, 'utf8').replace(/(["'])(\.\.?\/[^"']+)\1/g, (_, q: string, rel: string) => q + resolve(APP_SOURCE, rel) + q);
     writeFileSync(file, source);
-    const metadata = require(file).default;
+    const { default: metadata } = await import(file);
     await SwaggerModule.loadPluginMetadata(metadata);
   } finally {
     rmSync(outDir, { recursive: true, force: true });

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../database/database';
+import { readableSql, Viewer } from './channel-access';
 import { Channel, CHANNEL_COLUMNS, ChannelRow, toChannel } from './channel.entity';
 
 export type NewChannel = Omit<Channel, 'id' | 'lastSeq' | 'tokenTotal' | 'createdAt'>;
@@ -28,7 +29,7 @@ const FIND_BY_ID_SQL = `SELECT ${CHANNEL_COLUMNS} FROM channels WHERE id = $1`;
 
 const LIST_VISIBLE_SQL = `
   SELECT ${CHANNEL_COLUMNS} FROM channels
-  WHERE $2 OR members IS NULL OR cardinality(members) = 0 OR $1 = ANY(members)
+  WHERE ${readableSql('members', { name: '$1', admin: '$2' })}
   ORDER BY name`;
 
 @Injectable()
@@ -55,11 +56,8 @@ export class ChannelsRepository {
   }
 
   /** Channels the caller may see: public ones, and private ones listing them (all for the admin). */
-  async listVisible(viewer: string, admin: boolean): Promise<Channel[]> {
-    const rows: ChannelRow[] = await this.db.query(
-      LIST_VISIBLE_SQL,
-      [viewer, admin],
-    );
+  async listVisible(viewer: Viewer): Promise<Channel[]> {
+    const rows: ChannelRow[] = await this.db.query(LIST_VISIBLE_SQL, [viewer.name, viewer.admin]);
     return rows.map(toChannel);
   }
 

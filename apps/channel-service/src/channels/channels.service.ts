@@ -1,11 +1,11 @@
-import { BadRequestException, ConflictException, ForbiddenException, Injectable, NotFoundException } from '@nestjs/common';
+import { BadRequestException, ConflictException, ForbiddenException, Injectable } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { SummariserRegistry } from '@qhorus/blocks-channel-summary';
 import { isAdmin, Principal } from '../auth/principal';
 import { isUniqueViolation } from '../common/database-errors';
 import { AppConfig } from '../config/app-config';
 import { Channel } from './channel.entity';
-import { canAccess } from './channel-access';
+import { accessParams, canAccess, channelNotFound } from './channel-access';
 import { ChannelChanges, ChannelsRepository } from './channels.repository';
 import { ChannelReconfiguredEvent } from './channel-reconfigured.event';
 import { CreateChannelDto } from './dto/create-channel.dto';
@@ -45,12 +45,12 @@ export class ChannelsService {
   /** The channel if the caller may see it; 404 otherwise, so a private channel's existence never leaks. */
   async get(name: string, by: Principal): Promise<Channel> {
     const channel = await this.channels.findByName(name);
-    if (!channel || !canAccess(channel, by)) throw new NotFoundException(`Channel '${name}' not found`);
+    if (!channel || !canAccess(channel, by)) throw channelNotFound(name);
     return channel;
   }
 
   list(by: Principal): Promise<Channel[]> {
-    return this.channels.listVisible(by.name, isAdmin(by));
+    return this.channels.listVisible(accessParams(by));
   }
 
   async update(name: string, dto: UpdateChannelDto, by: Principal): Promise<{ channel: Channel; warnings: string[] }> {

@@ -1,16 +1,19 @@
 import { Global, Inject, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
-import { DataSource } from 'typeorm';
-import { dataSourceOptions } from '../../../../migrations/data-source';
+import { poolConfig } from '../../../../migrations/data-source';
 import { AppConfig } from '../config/app-config';
 import { Database } from './database';
 import { EmbeddedPostgres } from './embedded-postgres';
-import { withMigrationLock } from './migration-lock';
+import { runMigrations } from './run-migrations';
 
 const EMBEDDED = Symbol('EMBEDDED_POSTGRES');
 
+/** PGlite serves one connection at a time (embedded-postgres.ts). */
+const EMBEDDED_POOL_SIZE = 1;
+
 /**
  * Owns the connection to Postgres: a real server when DATABASE_URL is set, otherwise the
- * embedded PGlite. Migrations run here, at start-up, in both cases.
+ * embedded PGlite. At start-up the migrations run first (TypeORM, its own short-lived
+ * connection), then `Database` opens the app's pool.
  */
 @Global()
 @Module({
@@ -22,32 +25,30 @@ const EMBEDDED = Symbol('EMBEDDED_POSTGRES');
         config.embeddedDatabase ? EmbeddedPostgres.start(config.QHORUS_DATA_DIR) : null,
     },
     {
-      provide: DataSource,
+      provide: Database,
       inject: [AppConfig, EMBEDDED],
       useFactory: async (config: AppConfig, embedded: EmbeddedPostgres | null) => {
         const url = embedded ? embedded.url : config.DATABASE_URL!;
-        const pool = embedded ? 1 : config.QHORUS_DB_POOL_SIZE;
-        const dataSource = new DataSource(dataSourceOptions(url, pool, config.QHORUS_DB_QUERY_TIMEOUT_MS));
-        await dataSource.initialize();
-        const migrate = () => dataSource.runMigrations({ transaction: 'all' });
         // Embedded: one process owns the data dir. Real Postgres: instances may start together.
-        await (embedded ? migrate() : withMigrationLock(url, migrate));
-        return dataSource;
+        await runMigrations(url, { serialise: !embedded });
+        await embedded?.whenIdle(); // the migrations' connection has gone: the pool's may come
+        const poolSize = embedded ? EMBEDDED_POOL_SIZE : config.QHORUS_DB_POOL_SIZE;
+        return Database.open(poolConfig(url, poolSize, config.QHORUS_DB_QUERY_TIMEOUT_MS));
       },
     },
-    { provide: Database, inject: [DataSource], useFactory: (dataSource: DataSource) => new Database(dataSource) },
   ],
-  exports: [DataSource, Database],
+  exports: [Database],
 })
 export class DatabaseModule implements OnApplicationShutdown {
   private readonly logger = new Logger(DatabaseModule.name);
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly db: Database,
     @Inject(EMBEDDED) private readonly embedded: EmbeddedPostgres | null,
   ) {}
 
+  /** After every beforeApplicationShutdown hook (jobs drained, streams closed): the pool, then PGlite under it. */
   async onApplicationShutdown(): Promise<void> {
-    if (this.dataSource.isInitialized) await this.dataSource.destroy();
+    await this.db.close();
     if (this.embedded) await this.embedded.stop();
     this.logger.log('database connections closed');
   }

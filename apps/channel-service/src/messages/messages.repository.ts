@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { MessageType } from '@qhorus/api';
+import { readableSql, Viewer } from '../channels/channel-access';
 import { Database } from '../database/database';
 import { TokenEstimateBeforeSeq, tokenEstimateSql } from '../projection/message-token-estimate';
 import { MESSAGE_COLUMNS, MessageRow } from './message.entity';
@@ -54,7 +55,7 @@ const INSERT_SQL = `
   WITH c AS (
     UPDATE channels SET last_seq = last_seq + 1, token_total = token_total + ${tokensAt('last_seq + 1')}
     WHERE name = $1
-      AND ($3 OR members IS NULL OR cardinality(members) = 0 OR $2 = ANY(members))
+      AND ${readableSql('members', { name: '$2', admin: '$3' })}
       AND ($9::bigint IS NULL OR $9::bigint <= last_seq)
     RETURNING id, last_seq, token_total, summary_threshold, summary_threshold_tokens
   ), m AS (
@@ -97,7 +98,7 @@ const INSERT_BATCH_SQL = `
     UPDATE channels SET last_seq = last_seq + $16,
       token_total = token_total + (SELECT COALESCE(sum(${batchTokensAt('channels.last_seq + i.ord')}), 0) FROM input i)
     WHERE name = $1
-      AND ($3 OR members IS NULL OR cardinality(members) = 0 OR $2 = ANY(members))
+      AND ${readableSql('members', { name: '$2', admin: '$3' })}
       AND NOT EXISTS (SELECT 1 FROM input WHERE in_reply_to IS NOT NULL AND in_reply_to >= channels.last_seq + ord)
     RETURNING id, last_seq, token_total, summary_threshold, summary_threshold_tokens
   ), e AS (
@@ -147,13 +148,13 @@ export class MessagesRepository {
    * back. The access check and the inReplyTo bound are in the same WHERE, so a refused post
    * consumes nothing. Returns null when no row was written (see `explainRefusal`).
    */
-  async insert(channelName: string, viewer: string, admin: boolean, m: NewMessage): Promise<InsertedMessage | null> {
+  async insert(channelName: string, viewer: Viewer, m: NewMessage): Promise<InsertedMessage | null> {
     const rows: InsertRow[] = await this.db.query(
       INSERT_SQL,
       [
         channelName,
-        m.sender,
-        admin,
+        viewer.name,
+        viewer.admin,
         m.type,
         m.content,
         m.topic,
@@ -186,13 +187,13 @@ export class MessagesRepository {
    * access check and every inReplyTo bound are in the channel update's WHERE, as for one post.
    * Returns null when nothing was written.
    */
-  async insertBatch(channelName: string, sender: string, admin: boolean, batch: readonly NewMessage[]): Promise<InsertedBatch | null> {
+  async insertBatch(channelName: string, viewer: Viewer, batch: readonly NewMessage[]): Promise<InsertedBatch | null> {
     const column = <T>(pick: (m: NewMessage) => T) => batch.map(pick);
     type BatchRow = InsertedBatch['rows'][number] & Omit<InsertRow, 'token_estimate'> & { token_total: string };
     const rows: BatchRow[] = await this.db.query(INSERT_BATCH_SQL, [
       channelName,
-      sender,
-      admin,
+      viewer.name,
+      viewer.admin,
       column((m) => m.type),
       column((m) => m.content),
       column((m) => m.topic),
@@ -226,7 +227,7 @@ export class MessagesRepository {
   }
 
   async findByIdempotencyKey(channelName: string, sender: string, key: string): Promise<(MessageRow & { request_hash: string | null }) | null> {
-    const rows = await this.db.query(
+    const rows = await this.db.query<MessageRow & { request_hash: string | null }>(
       FIND_BY_IDEMPOTENCY_KEY_SQL,
       [channelName, sender, key],
     );

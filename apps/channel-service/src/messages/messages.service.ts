@@ -3,7 +3,8 @@ import { EventEmitter2 } from '@nestjs/event-emitter';
 import { DEFAULT_TOPIC, Message, MessageType, REQUEST_TYPES } from '@qhorus/api';
 import { createHash, randomUUID } from 'node:crypto';
 import { canonicalJson } from '../common/canonical-json';
-import { isAdmin, Principal } from '../auth/principal';
+import { Principal } from '../auth/principal';
+import { accessParams } from '../channels/channel-access';
 import { isUniqueViolation } from '../common/database-errors';
 import { AppConfig } from '../config/app-config';
 import { ChannelsService } from '../channels/channels.service';
@@ -51,7 +52,7 @@ export class MessagesService {
     }
     let inserted;
     try {
-      inserted = await this.messages.insert(channelName, by.name, isAdmin(by), message);
+      inserted = await this.messages.insert(channelName, accessParams(by), message);
     } catch (e) {
       // A concurrent retry with the same key won the race: answer as a replay.
       if (idempotencyKey && isUniqueViolation(e, 'messages_idempotency_unique')) {
@@ -88,7 +89,7 @@ export class MessagesService {
     }
     let inserted;
     try {
-      inserted = await this.messages.insertBatch(channelName, by.name, isAdmin(by), batch);
+      inserted = await this.messages.insertBatch(channelName, accessParams(by), batch);
     } catch (e) {
       if (keys && isUniqueViolation(e, 'messages_idempotency_unique')) {
         const replay = await this.replayBatch(channelName, by, batch);

@@ -1,4 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { publicChannelSql } from '../channels/channel-access';
 import { Database } from '../database/database';
 
 /**
@@ -13,6 +14,14 @@ export const BACKLOG_METRIC_MAX_CHANNELS = 100;
  * cannot collide with a channel name.
  */
 export const PRIVATE_CHANNELS_LABEL = '_private';
+
+const BACKLOG_SQL = `
+  SELECT CASE WHEN ${publicChannelSql('c.members')} THEN c.name ELSE $2 END AS name,
+         SUM(c.last_seq - s.covers_through_seq) AS backlog
+  FROM channels c JOIN channel_summaries s ON s.channel_id = c.id
+  GROUP BY 1
+  ORDER BY backlog DESC, name
+  LIMIT $1`;
 
 export interface ChannelBacklog {
   channel: string;
@@ -29,15 +38,7 @@ export class ChannelBacklogReader {
   /** Never throws: a scrape while Postgres is down still returns the other metrics. */
   async read(limit = BACKLOG_METRIC_MAX_CHANNELS): Promise<ChannelBacklog[]> {
     try {
-      const rows: { name: string; backlog: string }[] = await this.db.query(
-        `SELECT CASE WHEN c.members IS NULL OR cardinality(c.members) = 0 THEN c.name ELSE $2 END AS name,
-                SUM(c.last_seq - s.covers_through_seq) AS backlog
-         FROM channels c JOIN channel_summaries s ON s.channel_id = c.id
-         GROUP BY 1
-         ORDER BY backlog DESC, name
-         LIMIT $1`,
-        [limit, PRIVATE_CHANNELS_LABEL],
-      );
+      const rows: { name: string; backlog: string }[] = await this.db.query(BACKLOG_SQL, [limit, PRIVATE_CHANNELS_LABEL]);
       return rows.map((r) => ({ channel: r.name, backlog: Number(r.backlog) }));
     } catch (err) {
       this.logger.warn({ err: (err as Error).message }, 'could not read channel backlogs for /metrics');

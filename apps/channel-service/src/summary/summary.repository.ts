@@ -135,10 +135,11 @@ export class SummaryRepository {
    * a retry (`backoff.retry`: the queue's own backoff already spaced it).
    */
   async findDue(channelId: string, chunkSize: number, backoff: { ms: number; retry: boolean }): Promise<DueChannel | null> {
-    const rows = await this.db.query(FIND_DUE_SQL, [channelId, chunkSize, backoff.retry, backoff.ms]);
+    // One row per chunk message: the channel's and slot's columns, and the message's under CHUNK_PREFIX.
+    const rows = await this.db.query<ChannelRow & SummarySlotRow & Record<string, unknown>>(FIND_DUE_SQL, [channelId, chunkSize, backoff.retry, backoff.ms]);
     if (!rows[0]) return null;
     const firstChunk = rows[0][`${CHUNK_PREFIX}id`] === null ? [] : rows.map(chunkMessage);
-    return { channel: toChannel(rows[0] as ChannelRow), slot: toSlot(rows[0] as SummarySlotRow), firstChunk };
+    return { channel: toChannel(rows[0]), slot: toSlot(rows[0]), firstChunk };
   }
 
   async findSlot(channelId: string): Promise<SummarySlot | null> {
@@ -179,7 +180,7 @@ export class SummaryRepository {
 
   /** Up to `limit` versions older than `beforeVersion` (all when undefined), newest first. */
   async history(channelId: string, limit: number, beforeVersion?: number): Promise<SummaryHistoryEntry[]> {
-    const rows = await this.db.query(HISTORY_SQL, [channelId, beforeVersion ?? NO_VERSION_BOUND, limit]);
+    const rows = await this.db.query<Record<string, unknown>>(HISTORY_SQL, [channelId, beforeVersion ?? NO_VERSION_BOUND, limit]);
     return rows.map((r: Record<string, unknown>) => ({
       version: r.version as number,
       text: r.text as string,

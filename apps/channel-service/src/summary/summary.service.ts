@@ -1,9 +1,9 @@
-import { ConflictException, Injectable, NotFoundException } from '@nestjs/common';
+import { ConflictException, Injectable } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { Principal } from '../auth/principal';
 import { AppConfig } from '../config/app-config';
 import { Channel } from '../channels/channel.entity';
-import { canAccess } from '../channels/channel-access';
+import { canAccess, channelNotFound } from '../channels/channel-access';
 import { SummaryHistoryEntry, SummarySlot } from './channel-summary.entity';
 import { DEFAULT_HISTORY_LIMIT, HistoryQuery } from './dto/history.query';
 import { OverrideSummaryDto } from './dto/override-summary.dto';
@@ -68,7 +68,7 @@ export class SummaryService {
 
   private async load(channelName: string, by: Principal): Promise<{ channel: Channel; slot: SummarySlot }> {
     const found = await this.summaries.findByChannelName(channelName);
-    if (!found || !canAccess(found.channel, by)) throw new NotFoundException(`Channel '${channelName}' not found`);
+    if (!found || !canAccess(found.channel, by)) throw channelNotFound(channelName);
     return found;
   }
 }

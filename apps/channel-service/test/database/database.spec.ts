@@ -1,22 +1,25 @@
-import { DataSource } from 'typeorm';
-import { Database, MAX_PREPARED_STATEMENTS } from '../../src/database/database';
+import { Database, MAX_PREPARED_STATEMENTS, StatementPool } from '../../src/database/database';
 
-/** A DataSource whose pg pool records what it was asked to run. */
-function fakeDataSource() {
+/** A pg pool that records what it was asked to run. */
+function fakePool() {
   const sent: { name?: string; text: string; values: unknown[] }[] = [];
+  let ended = 0;
   const pool = {
     query: async (statement: { name?: string; text: string; values: unknown[] }) => {
       sent.push(statement);
       return { rows: [{ echoed: statement.values }] };
     },
+    end: async () => {
+      ended++;
+    },
   };
-  return { dataSource: { driver: { master: pool } } as unknown as DataSource, sent };
+  return { pool: pool as unknown as StatementPool, sent, ended: () => ended };
 }
 
 describe('Database', () => {
   it('prepares each statement text once: the same text always gets the same name, another text another name', async () => {
-    const { dataSource, sent } = fakeDataSource();
-    const db = new Database(dataSource);
+    const { pool, sent } = fakePool();
+    const db = new Database(pool);
     await db.query('SELECT 1 WHERE $1', [true]);
     await db.query('SELECT 2', []);
     await db.query('SELECT 1 WHERE $1', [false]);
@@ -26,17 +29,25 @@ describe('Database', () => {
   });
 
   it('returns the rows pg returned, with the values passed through', async () => {
-    const { dataSource } = fakeDataSource();
-    expect(await new Database(dataSource).query('SELECT $1', ['x'])).toEqual([{ echoed: ['x'] }]);
+    const { pool } = fakePool();
+    expect(await new Database(pool).query('SELECT $1', ['x'])).toEqual([{ echoed: ['x'] }]);
   });
 
   it('runs texts beyond the bound unprepared, so neither side caches without limit', async () => {
-    const { dataSource, sent } = fakeDataSource();
-    const db = new Database(dataSource);
+    const { pool, sent } = fakePool();
+    const db = new Database(pool);
     for (let i = 0; i <= MAX_PREPARED_STATEMENTS; i++) await db.query(`SELECT ${i}`);
     expect(new Set(sent.slice(0, MAX_PREPARED_STATEMENTS).map((s) => s.name)).size).toBe(MAX_PREPARED_STATEMENTS);
     expect(sent[MAX_PREPARED_STATEMENTS].name).toBeUndefined();
     await db.query('SELECT 0');
     expect(sent[sent.length - 1].name).toBe(sent[0].name);
+  });
+
+  it('ends its pool once, however often it is closed (pg throws on a second end)', async () => {
+    const { pool, ended } = fakePool();
+    const db = new Database(pool);
+    await Promise.all([db.close(), db.close()]);
+    await db.close();
+    expect(ended()).toBe(1);
   });
 });

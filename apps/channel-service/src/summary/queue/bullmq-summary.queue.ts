@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { Job, Queue, Worker } from 'bullmq';
-import IORedis, { RedisOptions } from 'ioredis';
+import IORedis from 'ioredis';
 import { withTimeout } from '../../common/with-timeout';
 import { RetryPolicy, SummaryJobHandler, SummaryQueue } from './summary-queue';
 

@@ -1,0 +1,107 @@
+// ESLint 9 flat config: typescript-eslint's recommended rules (syntax only, not type-checked, so
+// `npm run lint` stays fast) and the layer rule of DESIGN §1 (docs/architecture.md).
+import js from '@eslint/js';
+import boundaries from 'eslint-plugin-boundaries';
+import globals from 'globals';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import tseslint from 'typescript-eslint';
+
+const ROOT = dirname(fileURLToPath(import.meta.url));
+
+/** The layers, innermost first, and every other top-level folder (so no import lands nowhere). */
+const ELEMENTS = [
+  { type: 'qhorus-api', pattern: 'libs/qhorus-api/**', partialMatch: false },
+  { type: 'blocks-summarisation', pattern: 'libs/blocks-summarisation/**', partialMatch: false },
+  { type: 'blocks-channel-summary', pattern: 'libs/blocks-channel-summary/**', partialMatch: false },
+  { type: 'qhorus-client', pattern: 'libs/qhorus-client/**', partialMatch: false },
+  { type: 'qhorus-langchain', pattern: 'libs/qhorus-langchain/**', partialMatch: false },
+  // The CLI is an app, but speaks HTTP only: listed before `app`, which would match it too.
+  { type: 'cli', pattern: 'apps/qhorus-cli/**', partialMatch: false },
+  { type: 'app', pattern: 'apps/**', partialMatch: false },
+  { type: 'migrations', pattern: 'migrations/**', partialMatch: false },
+  { type: 'outer', pattern: ['test/**', 'bench/**', 'scripts/**', 'examples/**'], partialMatch: false },
+];
+
+const LAYER_MESSAGE = 'DESIGN §1 layer rule: {{from.type}} may not import {{to.type}} (docs/architecture.md)';
+
+/** Who may import whom: anything not allowed here is an error (`default: 'disallow'`). */
+const LAYER_POLICIES = [
+  mayImport('qhorus-api', []),
+  mayImport('blocks-summarisation', ['qhorus-api']),
+  mayImport('blocks-channel-summary', ['qhorus-api', 'blocks-summarisation']),
+  // The app builds on every lib; it reads the migration list and the connection settings.
+  mayImport('app', ['qhorus-api', 'blocks-summarisation', 'blocks-channel-summary', 'migrations']),
+  mayImport('migrations', []),
+  // The client ships on its own: nothing of ours. Its adapters and the CLI build on it alone.
+  mayImport('qhorus-client', []),
+  mayImport('qhorus-langchain', ['qhorus-client']),
+  mayImport('cli', ['qhorus-client']),
+  // Tests, benchmarks, scripts and examples sit outside the layers and may use any of them.
+  mayImport('outer', ['*']),
+];
+
+/** A policy: files of element `from` may import their own element and the elements `to`. */
+function mayImport(from, to) {
+  return { from: { element: { type: from } }, allow: { to: { element: { type: [from, ...to] } } } };
+}
+
+/** `_`-prefixed names are deliberately unused (a positional argument, a rest sibling). */
+const UNUSED = { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true };
+
+export default tseslint.config(
+  {
+    ignores: ['node_modules/', 'dist/', 'coverage/', '.data/', '**/*.d.ts'],
+  },
+  js.configs.recommended,
+  {
+    files: ['**/*.ts'],
+    extends: [tseslint.configs.recommended],
+  },
+  {
+    files: ['**/*.{ts,js,cjs,mjs}'],
+    languageOptions: { globals: { ...globals.node } },
+    rules: { 'no-unused-vars': ['error', UNUSED] },
+  },
+  {
+    files: ['**/*.ts'],
+    rules: { 'no-unused-vars': 'off', '@typescript-eslint/no-unused-vars': ['error', UNUSED] },
+  },
+  {
+    // Tests read untyped JSON (HTTP bodies, logs, OpenAPI documents) and pin its shape with expect.
+    files: ['test/**/*.ts', '**/test/**/*.ts'],
+    rules: { '@typescript-eslint/no-explicit-any': 'off' },
+  },
+  {
+    files: ['**/*.{js,cjs}'],
+    languageOptions: { sourceType: 'commonjs' },
+  },
+  {
+    // The dashboard runs in the browser, as ES modules.
+    files: ['apps/channel-service/src/dashboard/public/**/*.js'],
+    languageOptions: { sourceType: 'module', globals: { ...globals.browser } },
+  },
+  {
+    files: ['**/*.{ts,js,cjs,mjs}'],
+    plugins: { boundaries },
+    settings: {
+      'boundaries/root-path': ROOT,
+      'boundaries/elements': ELEMENTS,
+      'boundaries/include': ['apps/**', 'libs/**', 'migrations/**', 'test/**', 'bench/**', 'scripts/**', 'examples/**'],
+      'import/resolver': { [join(ROOT, 'eslint.resolver.cjs')]: {} },
+    },
+    rules: {
+      'boundaries/dependencies': ['error', { default: 'disallow', checkUnknownLocals: true, message: LAYER_MESSAGE, policies: LAYER_POLICIES }],
+    },
+  },
+  {
+    // DESIGN §1: a lib's logic is plain TypeScript; Nest wiring lives only in its *.module.ts.
+    files: ['libs/*/src/**/*.ts'],
+    ignores: ['libs/*/src/**/*.module.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [{ group: ['@nestjs/*'], message: "DESIGN §1: Nest is imported in a lib only by its *.module.ts (docs/architecture.md)" }],
+      }],
+    },
+  },
+);

@@ -1,0 +1,69 @@
+import { ESLint } from 'eslint';
+import { join } from 'node:path';
+
+/**
+ * The layer rule of DESIGN §1 (docs/architecture.md), as `npm run lint` enforces it: ESLint with
+ * the project's eslint.config.mjs on deliberately wrong imports, through both the tsconfig path
+ * aliases and relative paths. (An e2e file only because ESLint loads its .mjs config with a
+ * dynamic import, which jest supports with --experimental-vm-modules, as `npm run test:e2e` runs.)
+ */
+const ROOT = join(__dirname, '..');
+const eslint = new ESLint({ cwd: ROOT });
+
+/** The rule ids ESLint reports for `code` as if it were the file at `file` (relative to the root). */
+async function problems(file: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath: join(ROOT, file) });
+  return result.messages.map((m) => `${m.ruleId}: ${m.message}`);
+}
+
+const LAYER = expect.stringMatching(/^boundaries\/dependencies: DESIGN §1 layer rule/);
+const NEST = expect.stringMatching(/^no-restricted-imports: .*@nestjs\/common.*only by its \*\.module\.ts/);
+
+describe('the layer rule (eslint.config.mjs)', () => {
+  it.each([
+    ['qhorus-api imports the app', 'libs/qhorus-api/src/probe.ts', `import { Database } from '../../../apps/channel-service/src/database/database';`],
+    ['qhorus-api imports another lib (alias)', 'libs/qhorus-api/src/probe.ts', `import { Summariser } from '@qhorus/blocks-summarisation';`],
+    ['qhorus-api imports another lib (relative)', 'libs/qhorus-api/src/probe.ts', `import { Summariser } from '../../blocks-summarisation/src/summariser';`],
+    ['blocks-summarisation imports blocks-channel-summary (alias)', 'libs/blocks-summarisation/src/probe.ts', `import { ChannelSummaryModule } from '@qhorus/blocks-channel-summary';`],
+    ['blocks-summarisation imports blocks-channel-summary (relative)', 'libs/blocks-summarisation/src/probe.ts', `import { ChannelSummaryModule } from '../../blocks-channel-summary/src';`],
+    ['blocks-channel-summary imports the app', 'libs/blocks-channel-summary/src/probe.ts', `import { AppConfig } from '../../../apps/channel-service/src/config/app-config';`],
+    ["a lib's test imports the app", 'libs/blocks-channel-summary/test/probe.spec.ts', `import { AppConfig } from '../../../apps/channel-service/src/config/app-config';`],
+    ['a lib imports the e2e helpers', 'libs/blocks-summarisation/src/probe.ts', `import { ApiClient } from '../../../test/support/http';`],
+    ['a migration imports the app', 'migrations/probe.ts', `import { Database } from '../apps/channel-service/src/database/database';`],
+  ])('%s: an error', async (_what, file, importLine) => {
+    const name = importLine.match(/import \{ (\w+) \}/)![1];
+    expect(await problems(file, `${importLine}\nexport const probe = ${name};\n`)).toEqual([LAYER]);
+  });
+
+  it("Nest imported in a lib's non-module file: an error", async () => {
+    const code = `import { Injectable } from '@nestjs/common';\nexport const probe = Injectable;\n`;
+    expect(await problems('libs/blocks-summarisation/src/probe.ts', code)).toEqual([NEST]);
+    expect(await problems('libs/qhorus-api/src/probe.ts', code)).toEqual([NEST]);
+  });
+
+  it('the allowed imports: no error', async () => {
+    const lib = [
+      `import { MessageType } from '@qhorus/api';`,
+      `import { Summariser } from '@qhorus/blocks-summarisation';`,
+      `import { Message } from '../../qhorus-api/src/message';`,
+      `export type Probe = [MessageType, Summariser, Message];`,
+    ].join('\n');
+    expect(await problems('libs/blocks-channel-summary/src/probe.ts', `${lib}\n`)).toEqual([]);
+    expect(await problems('libs/blocks-summarisation/src/probe.ts', `import { MessageType } from '@qhorus/api';\nexport type Probe = MessageType;\n`)).toEqual([]);
+    const nestModule = `import { Module } from '@nestjs/common';\n@Module({})\nexport class ProbeModule {}\n`;
+    expect(await problems('libs/blocks-channel-summary/src/probe.module.ts', nestModule)).toEqual([]);
+    const app = `import { ChannelSummaryModule } from '@qhorus/blocks-channel-summary';\nimport { MIGRATIONS } from '../../../../migrations/data-source';\nexport const probe = [ChannelSummaryModule, MIGRATIONS];\n`;
+    expect(await problems('apps/channel-service/src/common/probe.ts', app)).toEqual([]);
+    const e2e = `import { Database } from '../apps/channel-service/src/database/database';\nimport { MessageType } from '@qhorus/api';\nexport type Probe = [Database, MessageType];\n`;
+    expect(await problems('test/probe.e2e-spec.ts', e2e)).toEqual([]);
+  });
+
+  it('the recommended rules run too (an unused import is an error)', async () => {
+    expect(await problems('apps/channel-service/src/common/probe.ts', `import { join } from 'node:path';\nexport const probe = 1;\n`)).toEqual([
+      expect.stringMatching(/^@typescript-eslint\/no-unused-vars: 'join' is defined but never used/),
+    ]);
+    expect(await problems('scripts/probe.js', `const { join } = require('node:path');\nmodule.exports = 1;\n`)).toEqual([
+      expect.stringMatching(/^no-unused-vars: 'join' is assigned a value but never used/),
+    ]);
+  });
+});
