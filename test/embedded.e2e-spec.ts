@@ -8,7 +8,7 @@ import { Database } from '../apps/channel-service/src/database/database';
 import { EmbeddedPostgres } from '../apps/channel-service/src/database/embedded-postgres';
 import { runMigrations } from '../apps/channel-service/src/database/run-migrations';
 import { poolConfig } from '../migrations/data-source';
-import { ApiClient } from './support/http';
+import { ApiClient, waitFor } from './support/http';
 import { postMany, waitForSummary } from './support/channel-helpers';
 
 /** The README's walk-through, on the embedded default: no DATABASE_URL, no REDIS_URL. */
@@ -66,5 +66,24 @@ describe('embedded default (PGlite + in-process jobs)', () => {
       await embedded.stop();
       rmSync(handoverDir, { recursive: true, force: true });
     }
+  });
+
+  it('keeps the thread index, the inbox and thread summaries on PGlite too', async () => {
+    const adminToken = readFileSync(join(dataDir, 'admin-token'), 'utf8').trim();
+    await app?.close(); // one process owns the data dir
+    const admin = (await start()).as(adminToken);
+    const tokens = await Promise.all(['bob', 'carol'].map(async (name) => (await admin.post('/api/v1/agents', { name })).body.token as string));
+    const [bob, carol] = tokens.map((token) => admin.as(token));
+    expect((await bob.post('/api/v1/channels', { name: 'pglite-threads' })).status).toBe(201);
+    await bob.post('/api/v1/channels/pglite-threads/messages', { type: 'QUERY', content: 'ready?', target: 'carol', correlationId: 'ready' });
+    expect((await carol.get('/api/v1/inbox')).body.map((i: { correlationId: string }) => i.correlationId)).toEqual(['ready']);
+    await carol.post('/api/v1/channels/pglite-threads/messages', { type: 'RESPONSE', content: 'yes', correlationId: 'ready' });
+    expect((await carol.get('/api/v1/inbox')).body).toEqual([]);
+    expect((await bob.get('/api/v1/channels/pglite-threads/threads/ready')).body).toMatchObject({ status: 'answered', closedSeq: 2 });
+    const summary = await waitFor(async () => {
+      const res = await bob.get('/api/v1/channels/pglite-threads/threads/ready/summary');
+      return res.status === 200 ? res.body : null;
+    }, 'the embedded thread summary');
+    expect(summary).toMatchObject({ closedBy: 'RESPONSE', messageCount: 2 });
   });
 });

@@ -15,6 +15,9 @@ const TOOLS = [
   'trigger_channel_summary_update',
   'update_channel_summary',
   'get_channel_context',
+  'check_inbox',
+  'list_threads',
+  'get_thread',
 ];
 
 describe('MCP: the agents\' tools over Streamable HTTP, with the official client', () => {
@@ -37,7 +40,7 @@ describe('MCP: the agents\' tools over Streamable HTTP, with the official client
     await t?.close();
   });
 
-  it('serves the ten tools, each described for an agent, with snake_case arguments', async () => {
+  it('serves the tools, each described for an agent, with snake_case arguments', async () => {
     const { tools } = await admin.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual([...TOOLS].sort());
     for (const tool of tools) {

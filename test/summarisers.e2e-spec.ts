@@ -1,4 +1,5 @@
 import { Message, SummaryResult } from '@qhorus/api';
+import { STATE_KEY_NAMES } from '@qhorus/blocks-channel-summary';
 import { ContentSummariser, SummariseOptions } from '@qhorus/blocks-summarisation';
 import { IncidentSummariser, INCIDENT_KEYS } from '../examples/custom-summariser/incident-summariser';
 import { IncidentSummaryModule } from '../examples/custom-summariser/incident-summary.module';
@@ -20,6 +21,10 @@ const SUMMARY_TIMEOUT_MS = 1_000;
 const ABORT_GRACE_MS = 200;
 /** Far above any backlog here: summaries run only when a test asks (refresh). */
 const MANUAL_ONLY = 10_000;
+
+/** The state tracker's keys of a summary (DESIGN §3), whatever strategy wrote it. */
+const stateKeysOf = (s: { annotations: Record<string, string> }) =>
+  Object.fromEntries(STATE_KEY_NAMES.filter((k) => k in s.annotations).map((k) => [k, s.annotations[k]]));
 
 type SummariseCall = { items: readonly Message[]; previous: SummaryResult | null | undefined; options?: SummariseOptions; returned: Promise<SummaryResult> };
 
@@ -75,7 +80,9 @@ describe('custom summarisers in the running service', () => {
     expect(call1.options?.preamble).toBe('Checkout outage war room');
     const returned1 = await call1.returned;
     expect(first.text).toBe(returned1.text);
-    expect(first.annotations).toEqual(returned1.annotations);
+    // Its text and keys as it returned them, with the state tracker's keys on top (issue 13).
+    expect(first.annotations).toEqual({ ...returned1.annotations, ...stateKeysOf(first) });
+    expect(JSON.parse(first.annotations.participants)).toEqual(['alice', 'bob', 'carol']);
     expect(first.annotations).toMatchObject({ [INCIDENT_KEYS.severity]: 'SEV2', [INCIDENT_KEYS.status]: 'mitigated' });
     expect(first.text).toMatch(/^Checkout outage war room\n\nIncident status: MITIGATED \(SEV2\)/);
 
@@ -88,7 +95,7 @@ describe('custom summarisers in the running service', () => {
     expect(call2.previous).toEqual({ text: first.text, annotations: first.annotations });
     const returned2 = await call2.returned;
     expect(second.text).toBe(returned2.text);
-    expect(second.annotations).toEqual(returned2.annotations);
+    expect(second.annotations).toEqual({ ...returned2.annotations, ...stateKeysOf(second) });
     expect(second.annotations[INCIDENT_KEYS.status]).toBe('resolved');
     expect(JSON.parse(second.annotations[INCIDENT_KEYS.responders])).toEqual(expect.arrayContaining(['alice', 'bob', 'carol']));
   });

@@ -14,7 +14,7 @@ function waitForThreadSummary(client: ApiClient, channel: string, correlationId:
   }, `a summary of thread ${correlationId} in ${channel}`);
 }
 
-/** Issue 3 part 3: thread summaries on the pipeline path, read over HTTP. */
+/** Thread summaries made from the durable thread index through the summary queue, read over HTTP. */
 describe('thread summaries', () => {
   let t: TestApp;
   let alice: ApiClient, bob: ApiClient, carol: ApiClient, mallory: ApiClient;
@@ -71,16 +71,20 @@ describe('thread summaries', () => {
     expect(summary.text).toContain('staging is out of disk');
   });
 
-  it('a HANDOFF gives the new owner a summary; the DONE that ends the thread replaces it with the whole thread', async () => {
+  it('a HANDOFF keeps the thread open (no summary); the DONE that ends it gets the summary of the whole thread', async () => {
     await alice.post('/api/v1/channels/build/messages', { type: 'COMMAND', content: 'bump the base image', correlationId: 'image-2', target: 'bob' });
     await bob.post('/api/v1/channels/build/messages', { type: 'HANDOFF', content: 'carol knows the registry', correlationId: 'image-2', target: 'carol' });
-    const handedOff = await waitForThreadSummary(carol, 'build', 'image-2');
-    expect(handedOff).toMatchObject({ closedBy: 'HANDOFF', messageCount: 2 });
+    expect((await carol.get(threadPath('build', 'image-2'))).status).toBe(404);
 
     await carol.post('/api/v1/channels/build/messages', { type: 'DONE', content: 'base image bumped', correlationId: 'image-2' });
-    const done = await waitForThreadSummary(carol, 'build', 'image-2', (s) => s.closedBy === 'DONE');
-    expect(done.messageCount).toBe(3);
-    expect(done.lastSeq).toBeGreaterThan(handedOff.lastSeq);
+    const done = await waitForThreadSummary(carol, 'build', 'image-2');
+    expect(done).toMatchObject({ closedBy: 'DONE', messageCount: 3 });
+  });
+
+  it('a RESPONSE answers a QUERY: the answered thread gets its summary', async () => {
+    await alice.post('/api/v1/channels/build/messages', { type: 'QUERY', content: 'which runner is free?', correlationId: 'runner-1', target: 'bob' });
+    await bob.post('/api/v1/channels/build/messages', { type: 'RESPONSE', content: 'runner 3', correlationId: 'runner-1' });
+    expect(await waitForThreadSummary(alice, 'build', 'runner-1')).toMatchObject({ closedBy: 'RESPONSE', messageCount: 2 });
   });
 
   it('follows the channel’s membership: a private channel’s thread summary is a 404 to outsiders', async () => {

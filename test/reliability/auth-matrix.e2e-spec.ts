@@ -41,6 +41,7 @@ const MATRIX: Row[] = [
   { method: 'GET', url: '/api/v1/channels/:name', call: (c) => ({ path: ch(c) }), expect: statuses(401, 401, 404, 200, 200), channelScoped: true },
   { method: 'PATCH', url: '/api/v1/channels/:name', call: (c) => ({ path: ch(c), body: { description: 'changed' } }), expect: statuses(401, 401, 404, 200, 200), channelScoped: true },
   { method: 'POST', url: '/api/v1/channels/:name/messages', call: (c, u) => ({ path: ch(c, '/messages'), body: { content: `hello ${u}` } }), expect: statuses(401, 401, 404, 201, 201), channelScoped: true },
+  { method: 'POST', url: '/api/v1/channels/:name/messages/batch', call: (c, u) => ({ path: ch(c, '/messages/batch'), body: { messages: [{ content: `batch ${u}` }] } }), expect: statuses(401, 401, 404, 201, 201), channelScoped: true },
   { method: 'GET', url: '/api/v1/channels/:name/messages', call: (c) => ({ path: ch(c, '/messages') }), expect: statuses(401, 401, 404, 200, 200), channelScoped: true },
   { method: 'GET', url: '/api/v1/channels/:name/summary', call: (c) => ({ path: ch(c, '/summary') }), expect: statuses(401, 401, 404, 200, 200), channelScoped: true },
   { method: 'PUT', url: '/api/v1/channels/:name/summary', call: (c) => ({ path: ch(c, '/summary'), body: { text: 'by hand' } }), expect: statuses(401, 401, 404, 200, 200), channelScoped: true },
@@ -48,6 +49,9 @@ const MATRIX: Row[] = [
   { method: 'GET', url: '/api/v1/channels/:name/summary/history', call: (c) => ({ path: ch(c, '/summary/history') }), expect: statuses(401, 401, 404, 200, 200), channelScoped: true },
   { method: 'GET', url: '/api/v1/channels/:name/context', call: (c) => ({ path: ch(c, '/context') }), expect: statuses(401, 401, 404, 200, 200), channelScoped: true },
   { method: 'GET', url: '/api/v1/channels/:name/events', call: (c) => ({ path: ch(c, '/events') }), expect: statuses(401, 401, 404, 200, 200), channelScoped: true },
+  { method: 'GET', url: '/api/v1/channels/:name/threads', call: (c) => ({ path: ch(c, '/threads?status=done') }), expect: statuses(401, 401, 404, 200, 200), channelScoped: true },
+  { method: 'GET', url: '/api/v1/channels/:name/threads/:correlationId', call: (c) => ({ path: ch(c, `/threads/${THREAD}`) }), expect: statuses(401, 401, 404, 200, 200), channelScoped: true },
+  { method: 'GET', url: '/api/v1/inbox', call: () => ({ path: '/api/v1/inbox' }), expect: statuses(401, 401, 200, 200, 200) },
   {
     method: 'GET',
     url: '/api/v1/channels/:name/threads/:correlationId/summary',
@@ -140,8 +144,11 @@ describe('auth matrix: every endpoint × {no token, wrong token, non-member, mem
     }
   });
 
-  it("lists, metrics and the agent list never name the private channel to a non-member", async () => {
-    for (const path of ['/api/v1/channels', '/metrics', '/api/v1/agents']) {
+  it("lists, metrics, the agent list and the inbox never name the private channel to a non-member", async () => {
+    await send('member', 'POST', { path: ch(PRIVATE, '/messages'), body: { type: 'QUERY', content: 'anyone?', correlationId: 'vault-open' } });
+    await send('member', 'POST', { path: ch(PRIVATE, '/messages'), body: { type: 'COMMAND', content: 'outsider, do it', target: 'outsider', correlationId: 'vault-owed' } });
+    expect(JSON.parse((await send('admin', 'GET', { path: '/api/v1/inbox' })).text).map((i: { channel: string }) => i.channel)).toContain(PRIVATE);
+    for (const path of ['/api/v1/channels', '/metrics', '/api/v1/agents', '/api/v1/inbox']) {
       const answer = await send('outsider', 'GET', { path });
       expect({ path, status: answer.status, leaks: answer.text.includes(PRIVATE) }).toEqual({ path, status: 200, leaks: false });
     }
@@ -175,6 +182,8 @@ describe('auth matrix: every endpoint × {no token, wrong token, non-member, mem
       ['trigger_channel_summary_update', {}],
       ['update_channel_summary', { text: 'mcp override' }],
       ['get_channel_context', {}],
+      ['list_threads', { status: 'done' }],
+      ['get_thread', { correlation_id: THREAD }],
     ];
     it.each(channelTools)("%s: members and the admin may; a non-member gets exactly the missing channel's error", async (tool, args) => {
       for (const who of ['member', 'admin'] as const) {
@@ -185,6 +194,12 @@ describe('auth matrix: every endpoint × {no token, wrong token, non-member, mem
       const onMissing = await callTool(clients.outsider!, tool, { channel: MISSING, ...args });
       expect(onPrivate.isError).toBe(true);
       expect(JSON.parse(JSON.stringify(onPrivate).replaceAll(PRIVATE, MISSING))).toEqual(onMissing);
+    });
+
+    it('check_inbox and resources/list never show the private channel to a non-member', async () => {
+      expect(JSON.stringify((await callTool(clients.outsider!, 'check_inbox')).body)).not.toContain(PRIVATE);
+      expect(JSON.stringify(await clients.outsider!.listResources())).not.toContain(PRIVATE);
+      expect(JSON.stringify(await clients.member!.listResources())).toContain(`qhorus://channels/${PRIVATE}/summary`);
     });
 
     it('list_channels shows the private channel to its member and the admin only', async () => {

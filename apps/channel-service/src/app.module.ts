@@ -46,6 +46,7 @@ export class AppModule {
           imports: options.imports,
           strategies: options.summarisers,
           tiered: { t1: config.QHORUS_TIERED_SMALL_MAX, t2: config.QHORUS_TIERED_MEDIUM_MAX },
+          textMaxChars: config.QHORUS_SUMMARY_TEXT_MAX_CHARS,
           llm: {
             apiKey: config.ANTHROPIC_API_KEY ?? null,
             baseURL: config.ANTHROPIC_BASE_URL ?? null,

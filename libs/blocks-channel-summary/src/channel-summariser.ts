@@ -1,16 +1,118 @@
-import { EMPTY_SUMMARY, Message, SummaryResult, SummaryUpdateContext, SummaryUpdateHook } from '@qhorus/api';
-import { ContentSummariser } from '@qhorus/blocks-summarisation';
+import { EMPTY_SUMMARY, Message, SummaryResult, summaryResult, SummaryUpdateContext, SummaryUpdateHook } from '@qhorus/api';
+import {
+  ANNOTATION_TEXT_TRUNCATED,
+  capText,
+  ContentSummariser,
+  DEFAULT_SUMMARY_TEXT_MAX_CHARS,
+  GroundingSection,
+  TEXT_TRUNCATED,
+  validateTextMaxChars,
+  withoutAnnotations,
+  withTruncationFlag,
+} from '@qhorus/blocks-summarisation';
+import { ChannelStateTracker, TrackedState } from './state/channel-state-tracker';
+import { groundingFromState } from './state/state-grounding';
+import { STATE_KEY_NAMES } from './state/state-keys';
+import { assertValidSummary } from './summary-result-validation';
 
 /**
- * Adapts a `ContentSummariser<Message>` to the summary slot's hook: the batch goes to the
- * delegate unchanged (same summariser as the pipeline path), grounded on the channel description.
+ * What a strategy may declare to own state keys itself (DESIGN §3): the composition then keeps
+ * the strategy's value for each key named here instead of the tracker's. Names that are not state
+ * keys are ignored. See docs/custom-summarisers.md.
+ */
+export interface StateKeyOwner {
+  readonly ownedStateKeys?: readonly string[];
+}
+
+export interface ChannelSummariserOptions {
+  /** The strategy's name, for error messages (`lastError`). */
+  readonly name?: string;
+  /** The text cap. Default DEFAULT_SUMMARY_TEXT_MAX_CHARS. */
+  readonly textMaxChars?: number;
+  readonly tracker?: ChannelStateTracker;
+}
+
+const DEFAULT_STRATEGY_LABEL = 'channel summariser';
+
+/**
+ * The channel's summariser composition, the summary slot's hook: whatever strategy writes the
+ * text (a built-in or a domain team's), the state tracker runs over every batch, and the result
+ * is the strategy's text and keys with the tracker's state keys on top (DESIGN §3).
+ *
+ * Per batch: the tracker folds the previous annotations over the batch; the strategy gets the
+ * batch unchanged (the same summariser as the pipeline path), the previous result with its text
+ * within the cap, and the state as grounding (the LLM tier puts it in its prompt); its result is
+ * validated (blank text or non-string annotation → InvalidSummaryError, nothing merged), its text
+ * cut to the cap at a line boundary if longer (`textTruncated=true`), then the state merged.
  */
 export class ChannelSummariser implements SummaryUpdateHook {
-  constructor(private readonly delegate: ContentSummariser<Message>) {}
+  private readonly name: string;
+  private readonly textMaxChars: number;
+  private readonly tracker: ChannelStateTracker;
+  /** The state keys the tracker writes: all but those the strategy owns. */
+  private readonly trackedKeys: readonly string[];
+
+  constructor(
+    private readonly delegate: ContentSummariser<Message>,
+    options: ChannelSummariserOptions = {},
+  ) {
+    this.name = options.name ?? DEFAULT_STRATEGY_LABEL;
+    this.textMaxChars = validateTextMaxChars(options.textMaxChars ?? DEFAULT_SUMMARY_TEXT_MAX_CHARS);
+    this.tracker = options.tracker ?? new ChannelStateTracker();
+    const owned = new Set((delegate as StateKeyOwner).ownedStateKeys ?? []);
+    this.trackedKeys = STATE_KEY_NAMES.filter((key) => !owned.has(key));
+  }
 
   async update(ctx: SummaryUpdateContext): Promise<SummaryResult> {
     // Nothing new: keep the slot as it is and spend nothing (an LLM tier would cost a call).
     if (ctx.messages.length === 0) return ctx.previous ?? EMPTY_SUMMARY;
-    return this.delegate.summarise(ctx.messages, ctx.previous, { preamble: ctx.channel.description, signal: ctx.signal });
+    const tracked = this.tracker.track(ctx.previous?.annotations, ctx.messages);
+    let grounding: GroundingSection[] | undefined;
+    const result = await this.delegate.summarise(ctx.messages, this.handedPrevious(ctx.previous), {
+      preamble: ctx.channel.description,
+      signal: ctx.signal,
+      maxChars: this.textMaxChars,
+      // Rendered only if a tier reads it (the LLM tier): the heuristic and verbatim tiers never pay for it.
+      get grounding() {
+        return (grounding ??= groundingFromState(tracked.snapshot));
+      },
+    });
+    assertValidSummary(result, this.name);
+    const { text, cut } = capText(result.text, this.textMaxChars);
+    // The strategy saw no flag (see handedPrevious), so one in its result is its own cut.
+    const flagged = cut || result.annotations?.[ANNOTATION_TEXT_TRUNCATED] === TEXT_TRUNCATED;
+    const merged = summaryResult(text, withTruncationFlag(this.withState(result.annotations ?? {}, tracked), flagged));
+    this.tracker.remember(merged.annotations, tracked);
+    return merged;
+  }
+
+  /**
+   * The state after `messages` without running the strategy (no model call): for a manual
+   * override, which replaces the text but must still account for every message it covers.
+   */
+  account(previous: SummaryResult | null, messages: readonly Message[]): SummaryResult {
+    const annotations = previous?.annotations ?? {};
+    if (messages.length === 0) return summaryResult(previous?.text ?? '', annotations);
+    return summaryResult(previous?.text ?? '', this.withState(annotations, this.tracker.track(annotations, messages)));
+  }
+
+  /** The previous result as the strategy sees it: text within the cap, no stale cut flag. */
+  private handedPrevious(previous: SummaryResult | null): SummaryResult | null {
+    if (previous === null) return null;
+    const hasFlag = ANNOTATION_TEXT_TRUNCATED in previous.annotations;
+    if (previous.text.length <= this.textMaxChars && !hasFlag) return previous;
+    const annotations = hasFlag ? withoutAnnotations(previous.annotations, [ANNOTATION_TEXT_TRUNCATED]) : previous.annotations;
+    return summaryResult(capText(previous.text, this.textMaxChars).text, annotations);
+  }
+
+  private withState(annotations: Readonly<Record<string, string>>, tracked: TrackedState): Record<string, string> {
+    const merged: Record<string, string> = { ...annotations };
+    for (const key of this.trackedKeys) {
+      const value = tracked.keys[key];
+      // periodStart/periodEnd are absent while no message with a date was seen.
+      if (value === undefined) delete merged[key];
+      else merged[key] = value;
+    }
+    return merged;
   }
 }

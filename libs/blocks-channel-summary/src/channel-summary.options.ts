@@ -36,4 +36,6 @@ export interface ChannelSummaryModuleOptions {
   /** Thresholds of the `tiered` strategy. Default DEFAULT_TIERED_T1 / DEFAULT_TIERED_T2. */
   tiered?: { t1: number; t2: number };
   llm?: ChannelSummaryLlmOptions;
+  /** The one cap on every summary text, in characters (QHORUS_SUMMARY_TEXT_MAX_CHARS). Default DEFAULT_SUMMARY_TEXT_MAX_CHARS. */
+  textMaxChars?: number;
 }

@@ -1,19 +1,27 @@
 import { ChannelInfo, Message, MessageType, SummaryResult, summaryResult } from '@qhorus/api';
-import { ChannelSummariser } from '@qhorus/blocks-channel-summary';
-import { ContentSummariser, SummariseOptions } from '@qhorus/blocks-summarisation';
+import { ChannelSummariser, InvalidSummaryError, STATE_KEYS } from '@qhorus/blocks-channel-summary';
+import { ContentSummariser, SummariseOptions, TEXT_CUT_MARKER } from '@qhorus/blocks-summarisation';
 import { message } from './conversation-generator';
+
+type Answer = (items: readonly Message[], previous: SummaryResult | null | undefined) => SummaryResult;
 
 class RecordingSummariser implements ContentSummariser<Message> {
   readonly calls: Array<{ items: readonly Message[]; previous: SummaryResult | null | undefined; options: SummariseOptions | undefined }> = [];
+  constructor(
+    private readonly answer: Answer = (items) => summaryResult(`summarised ${items.length}`, { by: 'recorder' }),
+    readonly ownedStateKeys?: readonly string[],
+  ) {}
   async summarise(items: readonly Message[], previous?: SummaryResult | null, options?: SummariseOptions): Promise<SummaryResult> {
     this.calls.push({ items, previous, options });
-    return summaryResult(`summarised ${items.length}`, { by: 'recorder' });
+    return this.answer(items, previous);
   }
 }
 
 const channel: ChannelInfo = { name: 'ops', description: 'Release coordination' };
+const CAP = 300;
+const json = (r: SummaryResult, key: string) => JSON.parse(r.annotations[key]);
 
-describe('ChannelSummariser', () => {
+describe('ChannelSummariser (the composition of a strategy with the state tracker)', () => {
   it('returns the previous result for an empty batch without calling the delegate', async () => {
     const delegate = new RecordingSummariser();
     const previous = summaryResult('before', { k: 'v' });
@@ -29,16 +37,25 @@ describe('ChannelSummariser', () => {
     expect(delegate.calls).toHaveLength(0);
   });
 
-  it('passes the batch in order, the previous result and the channel description as preamble', async () => {
+  it('passes the batch in order, the previous result, the description as preamble and the state as grounding', async () => {
     const delegate = new RecordingSummariser();
     const previous = summaryResult('before', {});
-    const messages = [1, 2, 3].map((seq) => message(seq, { type: MessageType.STATUS, sender: 'a' }));
+    const messages = [
+      message(1, { type: MessageType.QUERY, sender: 'a', target: 'b', correlationId: 'q1', content: 'who owns it?' }),
+      message(2, { type: MessageType.STATUS, sender: 'b' }),
+      message(3, { type: MessageType.STATUS, sender: 'a', content: 'Decision: ship on Friday' }),
+    ];
     const result = await new ChannelSummariser(delegate).update({ channel, previous, coversThroughSeq: 0, messages });
     expect(result.text).toBe('summarised 3');
-    expect(delegate.calls).toHaveLength(1);
-    expect(delegate.calls[0].items.map((m) => m.seq)).toEqual([1, 2, 3]);
-    expect(delegate.calls[0].previous).toBe(previous);
-    expect(delegate.calls[0].options).toEqual({ preamble: 'Release coordination' });
+    const [call] = delegate.calls;
+    expect(call.items.map((m) => m.seq)).toEqual([1, 2, 3]);
+    expect(call.previous).toBe(previous);
+    expect(call.options?.preamble).toBe('Release coordination');
+    const grounding = call.options?.grounding ?? [];
+    expect(grounding.map((g) => g.title)).toEqual(['Open requests (1, newest first)', 'Decisions (1, newest first)', 'Participants (2, most active first)']);
+    expect(grounding[0].lines[0]).toMatch(/^#1 QUERY a→b \[general\] \(corr q1\).*: who owns it\?$/);
+    expect(grounding[1].lines).toEqual(['#3 a [general]: Decision: ship on Friday']);
+    expect(grounding[2].lines).toEqual(['a (2 messages)', 'b (1 messages)']);
   });
 
   it('passes a null description through', async () => {
@@ -49,6 +66,95 @@ describe('ChannelSummariser', () => {
       coversThroughSeq: 0,
       messages: [message(1, { type: MessageType.STATUS, sender: 'a' })],
     });
-    expect(delegate.calls[0].options).toEqual({ preamble: null });
+    expect(delegate.calls[0].options?.preamble).toBeNull();
+  });
+
+  it('puts the tracker’s state keys on top of a text-only strategy’s keys, batch after batch', async () => {
+    // Writes only text, and a stale value under a state key, which the tracker must override.
+    const delegate = new RecordingSummariser((items, previous) =>
+      summaryResult(`seen ${items.length}`, { ...previous?.annotations, mine: 'x', [STATE_KEYS.openThreads]: '["stale"]' }),
+    );
+    const hook = new ChannelSummariser(delegate);
+    const first = await hook.update({
+      channel,
+      previous: null,
+      coversThroughSeq: 0,
+      messages: [message(1, { type: MessageType.COMMAND, sender: 'a', target: 'b', correlationId: 'c1' }), message(2, { type: MessageType.QUERY, sender: 'c', correlationId: 'q2' })],
+    });
+    expect(first.annotations.mine).toBe('x');
+    expect(json(first, STATE_KEYS.openThreads).map((t: { correlationId: string }) => t.correlationId)).toEqual(['c1', 'q2']);
+    const second = await hook.update({
+      channel,
+      previous: first,
+      coversThroughSeq: 2,
+      messages: [message(3, { type: MessageType.DONE, sender: 'b', correlationId: 'c1' }), message(4, { type: MessageType.STATUS, sender: 'd' })],
+    });
+    expect(json(second, STATE_KEYS.openThreads)).toEqual([{ correlationId: 'q2', type: 'QUERY', sender: 'c', seq: 2 }]);
+    expect(json(second, STATE_KEYS.participants)).toEqual(['a', 'c', 'b', 'd']);
+    expect(second.text).toBe('seen 2');
+  });
+
+  it('leaves a state key the strategy opts out of (ownedStateKeys) to the strategy', async () => {
+    const delegate = new RecordingSummariser(() => summaryResult('mine', { [STATE_KEYS.topics]: '["my own"]' }), [STATE_KEYS.topics, 'notAStateKey']);
+    const result = await new ChannelSummariser(delegate).update({ channel, previous: null, coversThroughSeq: 0, messages: [message(1, { type: MessageType.STATUS, sender: 'a', topic: 'build' })] });
+    expect(result.annotations[STATE_KEYS.topics]).toBe('["my own"]');
+    expect(result.annotations[STATE_KEYS.participants]).toBe('["a"]');
+  });
+
+  it('cuts a strategy’s text above the cap at a line boundary, with a marker, flagged textTruncated; a later text within the cap clears the flag', async () => {
+    const long = Array.from({ length: 40 }, (_, i) => `line ${i} ${'x'.repeat(20)}`).join('\n');
+    let answer = long;
+    const delegate = new RecordingSummariser(() => summaryResult(answer, {}));
+    const hook = new ChannelSummariser(delegate, { textMaxChars: CAP });
+    const batch = [message(1, { type: MessageType.STATUS, sender: 'a' })];
+    const cut = await hook.update({ channel, previous: null, coversThroughSeq: 0, messages: batch });
+    expect(cut.text.length).toBeLessThanOrEqual(CAP);
+    expect(cut.text.endsWith(`\n${TEXT_CUT_MARKER}`)).toBe(true);
+    expect(long.startsWith(cut.text.slice(0, -TEXT_CUT_MARKER.length - 1))).toBe(true);
+    expect(long.split('\n')).toEqual(expect.arrayContaining(cut.text.split('\n').slice(0, -1)));
+    expect(cut.annotations.textTruncated).toBe('true');
+
+    answer = 'short again';
+    const next = await hook.update({ channel, previous: cut, coversThroughSeq: 1, messages: [message(2, { type: MessageType.STATUS, sender: 'a' })] });
+    // The strategy never sees the flag (it describes the previous text, not the one it writes).
+    expect(delegate.calls[1].previous?.annotations.textTruncated).toBeUndefined();
+    expect(next.text).toBe('short again');
+    expect(next.annotations).not.toHaveProperty('textTruncated');
+  });
+
+  it('hands the strategy a previous text within the cap, even when the stored one is longer (a legacy or manual text)', async () => {
+    const delegate = new RecordingSummariser();
+    const previous = summaryResult('y'.repeat(CAP * 3), { k: 'v' });
+    await new ChannelSummariser(delegate, { textMaxChars: CAP }).update({ channel, previous, coversThroughSeq: 0, messages: [message(1, { type: MessageType.STATUS, sender: 'a' })] });
+    expect(delegate.calls[0].previous?.text.length).toBeLessThanOrEqual(CAP);
+    expect(delegate.calls[0].previous?.annotations.k).toBe('v');
+  });
+
+  it.each([
+    ['a blank text', () => summaryResult('  \n ', {}), /returned a blank summary/],
+    ['a non-string annotation', () => ({ text: 'ok', annotations: { count: 3 } }) as unknown as SummaryResult, /non-string annotation 'count' \(a number\)/],
+    ['no result at all', () => undefined as unknown as SummaryResult, /returned a blank summary/],
+    ['annotations that are an array', () => ({ text: 'ok', annotations: ['x'] }) as unknown as SummaryResult, /not an object of strings/],
+  ])('rejects %s, naming the strategy (nothing merged)', async (_, answer, reason) => {
+    const hook = new ChannelSummariser(new RecordingSummariser(answer), { name: 'custom' });
+    const update = hook.update({ channel, previous: null, coversThroughSeq: 0, messages: [message(1, { type: MessageType.STATUS, sender: 'a' })] });
+    await expect(update).rejects.toBeInstanceOf(InvalidSummaryError);
+    await expect(update).rejects.toThrow(reason);
+    await expect(update).rejects.toThrow(/summariser 'custom'/);
+  });
+
+  it('account(): the state after a range without running the strategy, the previous text kept', async () => {
+    const delegate = new RecordingSummariser();
+    const hook = new ChannelSummariser(delegate);
+    const previous = summaryResult('kept text', { foreign: 'kept' });
+    const after = hook.account(previous, [
+      message(1, { type: MessageType.QUERY, sender: 'a', correlationId: 'q' }),
+      message(2, { type: MessageType.RESPONSE, sender: 'b', correlationId: 'q' }),
+      message(3, { type: MessageType.COMMAND, sender: 'a', correlationId: 'c' }),
+    ]);
+    expect(delegate.calls).toHaveLength(0);
+    expect(after.text).toBe('kept text');
+    expect(after.annotations.foreign).toBe('kept');
+    expect(json(after, STATE_KEYS.openThreads).map((t: { correlationId: string }) => t.correlationId)).toEqual(['c']);
   });
 });

@@ -132,6 +132,10 @@ export function generateConversation(count = 600, seed = 7): ScriptedConversatio
         const to = other(seq, answerer);
         schedule({ due: seq + 2, make: () => ({ type: MessageType.HANDOFF, sender: answerer, target: to, topic, correlationId: request.correlationId, content: `Passing ${request.correlationId} to ${to}`, inReplyTo: null, metadata: null }) });
       }
+      if (type === MessageType.COMMAND && rand() < 0.3) {
+        // A RESPONSE to a COMMAND is a reply, not the end of the work (DESIGN §2): the thread stays open.
+        schedule({ due: seq + 1, make: () => ({ type: MessageType.RESPONSE, sender: answerer, target: null, topic, correlationId: request.correlationId, content: `On it: ${request.correlationId}`, inReplyTo: null, metadata: null }) });
+      }
       if (rand() < 0.7) {
         const closing = closingType(type, rand());
         const byReply = rand() < 0.2;
@@ -170,10 +174,10 @@ export function generateConversation(count = 600, seed = 7): ScriptedConversatio
   return { messages, requests };
 }
 
+/** What closes a request (DESIGN §2): a RESPONSE only answers a QUERY; DONE/DECLINE/FAILURE close any. */
 function closingType(request: MessageType, r: number): MessageType {
   if (request === MessageType.QUERY) return r < 0.7 ? MessageType.RESPONSE : MessageType.DECLINE;
-  if (r < 0.5) return MessageType.DONE;
-  if (r < 0.7) return MessageType.FAILURE;
-  if (r < 0.8) return MessageType.DECLINE;
-  return MessageType.RESPONSE;
+  if (r < 0.6) return MessageType.DONE;
+  if (r < 0.8) return MessageType.FAILURE;
+  return MessageType.DECLINE;
 }

@@ -146,3 +146,25 @@ describe('createAnthropicClient', () => {
     expect(client!.timeout).toBe(1234);
   });
 });
+
+describe('the registry’s hooks', () => {
+  it('every strategy’s hook runs the state tracker and holds the text to textMaxChars, built-in or custom', async () => {
+    const registry = buildSummariserRegistry({ strategies: { echo: new Echo() }, textMaxChars: 300 }, new HeuristicMessageSummariser(), () => fakeAnthropic('Model prose.\n'.repeat(60)));
+    const messages = [
+      message(1, { type: MessageType.QUERY, sender: 'ann', correlationId: 'q1', content: 'long '.repeat(40) }),
+      message(2, { type: MessageType.COMMAND, sender: 'ben', correlationId: 'c1', content: 'long '.repeat(40) }),
+      message(3, { type: MessageType.RESPONSE, sender: 'cid', correlationId: 'q1', content: 'long '.repeat(40) }),
+    ];
+    for (const name of [...BUILT_IN_SUMMARISER_NAMES, 'echo']) {
+      let previous: SummaryResult | null = null;
+      for (let step = 0; step < 4; step++) {
+        const batchOf = messages.map((m) => ({ ...m, seq: m.seq + step * 3, correlationId: `${m.correlationId}-${step}` }));
+        previous = await registry.hookFor(name).update({ channel: { name: 'x', description: null }, previous, coversThroughSeq: step * 3, messages: batchOf });
+        expect(previous.text.length).toBeLessThanOrEqual(300);
+      }
+      const open = JSON.parse(previous!.annotations.openThreads).map((t: { correlationId: string }) => t.correlationId);
+      expect({ name, open }).toEqual({ name, open: ['c1-0', 'c1-1', 'c1-2', 'c1-3'] });
+      expect(JSON.parse(previous!.annotations.participants)).toEqual(['ann', 'ben', 'cid']);
+    }
+  });
+});

@@ -5,6 +5,9 @@ export const ANNOTATION_TIER = 'tier';
 export const ANNOTATION_ITEM_COUNT = 'itemCount';
 export const ANNOTATION_MODEL = 'model';
 export const ANNOTATION_TIER_FALLBACK = 'tierFallback';
+/** `"true"` when this version's text was cut to the text cap (see text-cap.ts); absent otherwise. */
+export const ANNOTATION_TEXT_TRUNCATED = 'textTruncated';
+export const TEXT_TRUNCATED = 'true';
 
 /** Values of the `tier` annotation written by the tiers of this library. */
 export const TIER_VERBATIM = 'verbatim';
@@ -31,4 +34,10 @@ export function withoutAnnotations(annotations: Readonly<Record<string, string>>
   const copy: Record<string, string> = { ...annotations };
   for (const key of ownKeys) delete copy[key];
   return copy;
+}
+
+/** Sets the cut flag when `truncated`, removes it otherwise (a flag describes this version's text). */
+export function withTruncationFlag(annotations: Readonly<Record<string, string>>, truncated: boolean): Record<string, string> {
+  if (truncated) return { ...annotations, [ANNOTATION_TEXT_TRUNCATED]: TEXT_TRUNCATED };
+  return ANNOTATION_TEXT_TRUNCATED in annotations ? withoutAnnotations(annotations, [ANNOTATION_TEXT_TRUNCATED]) : { ...annotations };
 }

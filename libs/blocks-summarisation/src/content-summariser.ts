@@ -13,6 +13,24 @@ export interface SummariseOptions {
    * then waits a bounded time for the call to end before retrying).
    */
   signal?: AbortSignal;
+  /**
+   * Facts the text must agree with, as plain lines the caller rendered (for a channel: its open
+   * requests, decisions and participants, from the state tracker). The LLM tier puts them in its
+   * prompt as authoritative; tiers that write no prose ignore them.
+   */
+  grounding?: readonly GroundingSection[] | null;
+  /**
+   * The text cap the caller holds the result to (for a channel: QHORUS_SUMMARY_TEXT_MAX_CHARS).
+   * A longer text is cut at a line boundary and flagged, so a tier that can shorten its own text
+   * (the heuristic's report) should stay within it.
+   */
+  maxChars?: number;
+}
+
+/** One titled list of grounding facts, e.g. `{ title: 'Open requests (2)', lines: ['#4 QUERY …'] }`. */
+export interface GroundingSection {
+  readonly title: string;
+  readonly lines: readonly string[];
 }
 
 /**

@@ -20,3 +20,4 @@ export * from './summarisation-runner';
 export * from './keyed-summarisation-runner';
 export * from './event-stream-bus';
 export * from './tiered-observation-renderer';
+export * from './text-cap';

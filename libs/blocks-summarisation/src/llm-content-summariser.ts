@@ -1,12 +1,13 @@
 import Anthropic, { APIConnectionTimeoutError, APIError } from '@anthropic-ai/sdk';
 import { SummaryResult, summaryResult } from '@qhorus/api';
-import { ANNOTATION_ITEM_COUNT, ANNOTATION_MODEL, ANNOTATION_TIER, TIER_SYNTHESISED, overlayAnnotations } from './annotations';
+import { ANNOTATION_ITEM_COUNT, ANNOTATION_MODEL, ANNOTATION_TIER, TIER_SYNTHESISED, overlayAnnotations, withTruncationFlag } from './annotations';
 import { ContentSummariser, ItemRenderer, SummariseOptions } from './content-summariser';
 import { LLM_SYSTEM_PROMPTS, buildLlmUserPrompt } from './llm-prompts';
 import { LLM_MAX_RETRIES, LlmSummariserOptions, ResolvedLlmSummariserOptions, resolveLlmSummariserOptions } from './llm-summariser-options';
 import { LlmSummaryMode } from './llm-summary-mode';
 import { SummariserUnavailableError } from './summariser-unavailable-error';
-import { appendSection, previousText } from './summary-text';
+import { appendSection, FOLD_MARKER_RESERVE, foldOldestSections, previousText, SECTION_SEPARATOR } from './summary-text';
+import { capText } from './text-cap';
 import { withDeadline } from './with-deadline';
 
 /**
@@ -16,10 +17,27 @@ import { withDeadline } from './with-deadline';
  */
 export const LLM_ACCEPTED_STOP_REASONS: ReadonlySet<string> = new Set(['end_turn', 'stop_sequence']);
 
+/** A text within the cap, whether it had to be cut, and the model that wrote it. */
+interface CappedAnswer {
+  readonly text: string;
+  readonly cut: boolean;
+  readonly model: string;
+}
+
+/** In APPEND mode, each new section is asked to take at most this share of the text cap (1/N). */
+export const APPEND_SECTION_SHARE = 4;
+
 /**
  * The synthesising tier: Anthropic Messages API through the official SDK. EDIT rewrites the
- * summary; APPEND adds a section and keeps the previous text byte-identical. A blank, truncated
- * or failed answer rejects, so nothing is committed and the job queue can retry.
+ * summary; APPEND adds a section and keeps the previous text byte-identical while it fits. A
+ * blank, truncated or failed answer rejects, so nothing is committed and the job queue can retry.
+ *
+ * Bounded by the text cap (`maxChars`): the model is asked for a text (EDIT) or a section
+ * (APPEND, 1/APPEND_SECTION_SHARE of the cap) within it; before it would cross the cap, APPEND
+ * folds the oldest sections away (counted in a first section); an answer longer than the cap is
+ * cut at a line boundary with a marker and flagged `textTruncated` — a cut, not a failure. The
+ * previous text in the prompt is never above the cap. `options.grounding` (the channel state)
+ * goes into the prompt as authoritative, so the prose agrees with it.
  */
 export class LlmContentSummariser<T> implements ContentSummariser<T> {
   private readonly options: ResolvedLlmSummariserOptions;
@@ -52,9 +70,30 @@ export class LlmContentSummariser<T> implements ContentSummariser<T> {
     if (items.length === 0) return summaryResult(before, overlayAnnotations(previous, own(this.options.model, 0)));
 
     const rendered = items.map((item) => this.render(item));
-    const answer = await this.ask(this.client, buildLlmUserPrompt(before, rendered, options?.preamble), options?.signal);
-    const text = this.mode === LlmSummaryMode.APPEND ? appendSection(before, answer.text) : answer.text;
-    return summaryResult(text, overlayAnnotations(previous, own(answer.model, items.length)));
+    const { text, cut, model } = this.mode === LlmSummaryMode.EDIT
+      ? await this.edit(this.client, before, rendered, options)
+      : await this.append(this.client, before, rendered, options);
+    return summaryResult(text, withTruncationFlag(overlayAnnotations(previous, own(model, items.length)), cut));
+  }
+
+  /** EDIT: the model rewrites the summary (shown within the cap) into one within the cap. */
+  private async edit(client: Anthropic, before: string, rendered: string[], options?: SummariseOptions): Promise<CappedAnswer> {
+    const cap = this.options.maxChars;
+    const prompt = buildLlmUserPrompt(capText(before, cap).text, rendered, options?.preamble, { grounding: options?.grounding, maxAnswerChars: cap });
+    const answer = await this.ask(client, prompt, options?.signal);
+    return { ...capText(answer.text, cap), model: answer.model };
+  }
+
+  /** APPEND: old sections fold to leave a section's room, the model writes the section, it is appended. */
+  private async append(client: Anthropic, before: string, rendered: string[], options?: SummariseOptions): Promise<CappedAnswer> {
+    const cap = this.options.maxChars;
+    const sectionChars = Math.floor(cap / APPEND_SECTION_SHARE);
+    const kept = foldOldestSections(before, sectionChars, cap);
+    const prompt = buildLlmUserPrompt(kept, rendered, options?.preamble, { grounding: options?.grounding, maxAnswerChars: sectionChars });
+    const answer = await this.ask(client, prompt, options?.signal);
+    // A section longer than asked folds more of the old text; one longer than the whole cap is cut.
+    const section = capText(answer.text, cap - FOLD_MARKER_RESERVE - SECTION_SEPARATOR.length);
+    return { text: appendSection(foldOldestSections(kept, section.text.length, cap), section.text), cut: section.cut, model: answer.model };
   }
 
   /** One request, no SDK retries, under our own deadline and the caller's signal; returns the trimmed answer text. */

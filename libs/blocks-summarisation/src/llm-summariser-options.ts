@@ -1,3 +1,5 @@
+import { DEFAULT_SUMMARY_TEXT_MAX_CHARS, validateTextMaxChars } from './text-cap';
+
 /** Output budget of one summary call: a few paragraphs of state, not a transcript. */
 export const DEFAULT_LLM_MAX_TOKENS = 1024;
 /** Per-request deadline; the job queue retries, so a stuck call must not hold the job. */
@@ -18,6 +20,8 @@ export interface LlmSummariserOptions {
   temperature?: number;
   /** Default DEFAULT_LLM_TIMEOUT_MS. Enforced by the SDK and by the summariser itself. */
   timeoutMs?: number;
+  /** The text cap (see text-cap.ts). Default DEFAULT_SUMMARY_TEXT_MAX_CHARS. */
+  maxChars?: number;
 }
 
 /** The options with every default applied. */
@@ -25,6 +29,7 @@ export interface ResolvedLlmSummariserOptions {
   readonly model: string;
   readonly maxTokens: number;
   readonly timeoutMs: number;
+  readonly maxChars: number;
 }
 
 export function resolveLlmSummariserOptions(options: LlmSummariserOptions): ResolvedLlmSummariserOptions {
@@ -33,5 +38,6 @@ export function resolveLlmSummariserOptions(options: LlmSummariserOptions): Reso
   const timeoutMs = options.timeoutMs ?? DEFAULT_LLM_TIMEOUT_MS;
   if (!Number.isInteger(maxTokens) || maxTokens < 1) throw new RangeError(`maxTokens must be a positive integer (got ${maxTokens})`);
   if (!(timeoutMs > 0)) throw new RangeError(`timeoutMs must be positive (got ${timeoutMs})`);
-  return { model: options.model, maxTokens, timeoutMs };
+  const maxChars = validateTextMaxChars(options.maxChars ?? DEFAULT_SUMMARY_TEXT_MAX_CHARS);
+  return { model: options.model, maxTokens, timeoutMs, maxChars };
 }

@@ -49,7 +49,8 @@ describe('LlmContentSummariser (real SDK against a local fake Messages API)', ()
         content:
           'Channel purpose: Coordinating the v2 release.\n\n' +
           'Current summary:\nAlice asked about the deploy.\n\n' +
-          'New items (2):\n- alice: QUERY: who owns the deploy?\n- bob: RESPONSE: I do.',
+          'New items (2):\n- alice: QUERY: who owns the deploy?\n- bob: RESPONSE: I do.\n\n' +
+          'Length limit: at most 4000 characters.',
       },
     ]);
 

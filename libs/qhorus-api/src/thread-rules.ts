@@ -61,3 +61,30 @@ export function applyThreadRule(
   const closing = CLOSING_STATUS[type];
   return closing ? { ...thread, status: closing } : thread;
 }
+
+/** Statuses of a closed thread: every status but `open`. */
+export const CLOSED_THREAD_STATUSES: readonly ThreadStatus[] = THREAD_STATUSES.filter((s) => s !== 'open');
+
+export function isThreadClosed(thread: ThreadState | null): boolean {
+  return thread !== null && thread.status !== 'open';
+}
+
+/** What one message did to its thread, for a durable index that records when threads open and close. */
+export interface ThreadStep {
+  readonly next: ThreadState | null;
+  /** The message opened the thread, or reopened a closed one (it becomes the thread's opener). */
+  readonly opened: boolean;
+  /** The message closed an open thread. */
+  readonly closed: boolean;
+}
+
+/** applyThreadRule, plus whether the message opened or closed the thread. */
+export function threadStep(
+  thread: ThreadState | null,
+  message: { readonly type: MessageType; readonly target: string | null },
+): ThreadStep {
+  const next = applyThreadRule(thread, message);
+  const wasOpen = isThreadOpen(thread);
+  const isOpen = isThreadOpen(next);
+  return { next, opened: !wasOpen && isOpen, closed: wasOpen && !isOpen };
+}

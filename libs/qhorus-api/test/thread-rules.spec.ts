@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { applyThreadRule, MessageType, ThreadState } from '../src';
+import { applyThreadRule, CLOSED_THREAD_STATUSES, isThreadClosed, MessageType, ThreadState, threadStep } from '../src';
 
 const post = (type: MessageType, target: string | null = null) => ({ type, target });
 
@@ -59,5 +59,20 @@ describe('thread rules (DESIGN §2)', () => {
         return true;
       }),
     );
+  });
+
+  it('threadStep says when a message opens (or reopens) and when it closes the thread', () => {
+    const opened = threadStep(null, post(MessageType.QUERY, 'bob'));
+    expect(opened).toEqual({ next: { type: MessageType.QUERY, status: 'open', owner: 'bob' }, opened: true, closed: false });
+    const handedOff = threadStep(opened.next, post(MessageType.HANDOFF, 'carol'));
+    expect(handedOff).toMatchObject({ opened: false, closed: false, next: { owner: 'carol', status: 'open' } });
+    const answered = threadStep(handedOff.next, post(MessageType.RESPONSE));
+    expect(answered).toMatchObject({ opened: false, closed: true, next: { status: 'answered' } });
+    expect(isThreadClosed(answered.next)).toBe(true);
+    expect(threadStep(answered.next, post(MessageType.STATUS))).toMatchObject({ opened: false, closed: false });
+    expect(threadStep(answered.next, post(MessageType.COMMAND, 'dave'))).toMatchObject({ opened: true, closed: false, next: { type: MessageType.COMMAND, owner: 'dave' } });
+    expect(threadStep(null, post(MessageType.DONE))).toEqual({ next: null, opened: false, closed: false });
+    expect(isThreadClosed(null)).toBe(false);
+    expect(CLOSED_THREAD_STATUSES).toEqual(['answered', 'done', 'declined', 'failed']);
   });
 });

@@ -1,5 +1,6 @@
 import { plainToInstance, Transform } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Max, Min, MinLength, validateSync } from 'class-validator';
+import { DEFAULT_SUMMARY_TEXT_MAX_CHARS, SUMMARY_TEXT_MIN_CHARS } from '@qhorus/blocks-summarisation';
 
 export const ROLES = ['api', 'worker', 'all'] as const;
 export type Role = (typeof ROLES)[number];
@@ -24,12 +25,11 @@ export const CONFIG_DEFAULTS = {
   QHORUS_SUMMARY_TIMEOUT_MS: 60_000,
   QHORUS_SUMMARY_ABORT_GRACE_MS: 30_000,
   QHORUS_SUMMARY_HISTORY_KEEP: 50,
+  QHORUS_SUMMARY_TEXT_MAX_CHARS: DEFAULT_SUMMARY_TEXT_MAX_CHARS,
   QHORUS_JOB_ATTEMPTS: 3,
   QHORUS_JOB_BACKOFF_MS: 1_000,
   QHORUS_WORKER_CONCURRENCY: 4,
   QHORUS_SWEEP_INTERVAL_MS: 5_000,
-  QHORUS_THREAD_IDLE_MS: 15 * 60_000,
-  QHORUS_THREAD_TICK_MS: 10_000,
   QHORUS_MAX_CONTENT_BYTES: 64 * 1024,
   QHORUS_BODY_LIMIT_BYTES: 1024 * 1024,
   QHORUS_BATCH_MAX_MESSAGES: 500,
@@ -85,14 +85,12 @@ export class AppConfig {
   @Transform(toInt) @IsInt() @Min(0) QHORUS_SUMMARY_ABORT_GRACE_MS: number = CONFIG_DEFAULTS.QHORUS_SUMMARY_ABORT_GRACE_MS;
   /** Summary versions kept per channel in the history (the newest; older ones are pruned at each commit). */
   @Transform(toInt) @IsInt() @Min(1) QHORUS_SUMMARY_HISTORY_KEEP: number = CONFIG_DEFAULTS.QHORUS_SUMMARY_HISTORY_KEEP;
+  /** The one cap on every summary text (every strategy, a custom one's and a manual override's), in characters. */
+  @Transform(toInt) @IsInt() @Min(SUMMARY_TEXT_MIN_CHARS) QHORUS_SUMMARY_TEXT_MAX_CHARS: number = CONFIG_DEFAULTS.QHORUS_SUMMARY_TEXT_MAX_CHARS;
   @Transform(toInt) @IsInt() @Min(1) QHORUS_JOB_ATTEMPTS: number = CONFIG_DEFAULTS.QHORUS_JOB_ATTEMPTS;
   @Transform(toInt) @IsInt() @Min(0) QHORUS_JOB_BACKOFF_MS: number = CONFIG_DEFAULTS.QHORUS_JOB_BACKOFF_MS;
   @Transform(toInt) @IsInt() @Min(1) QHORUS_WORKER_CONCURRENCY: number = CONFIG_DEFAULTS.QHORUS_WORKER_CONCURRENCY;
   @Transform(toInt) @IsInt() @Min(100) QHORUS_SWEEP_INTERVAL_MS: number = CONFIG_DEFAULTS.QHORUS_SWEEP_INTERVAL_MS;
-  /** Thread summaries: an open thread with no message for this long is dropped from memory (its summary is still made when it closes). */
-  @Transform(toInt) @IsInt() @Min(1) QHORUS_THREAD_IDLE_MS: number = CONFIG_DEFAULTS.QHORUS_THREAD_IDLE_MS;
-  /** Thread summaries: how often idle threads are dropped and failed thread summaries retried. */
-  @Transform(toInt) @IsInt() @Min(100) QHORUS_THREAD_TICK_MS: number = CONFIG_DEFAULTS.QHORUS_THREAD_TICK_MS;
   @Transform(toInt) @IsInt() @Min(1) QHORUS_MAX_CONTENT_BYTES: number = CONFIG_DEFAULTS.QHORUS_MAX_CONTENT_BYTES;
   @Transform(toInt) @IsInt() @Min(1024) QHORUS_BODY_LIMIT_BYTES: number = CONFIG_DEFAULTS.QHORUS_BODY_LIMIT_BYTES;
   /** `POST …/messages/batch`: most messages in one batch (413 beyond). */

@@ -30,6 +30,11 @@ export class EventsController {
   @ApiOkResponse({ description: 'The event stream (text/event-stream)', content: { 'text/event-stream': { schema: { type: 'string', description: 'SSE frames: `event:` message.posted or summary.updated, `data:` its JSON' } } } })
   async stream(@Param('name') name: string, @Query() query: EventsQuery, @CurrentPrincipal() by: Principal, @Res() reply: FastifyReply): Promise<void> {
     const channel = await this.channels.get(name, by); // 404 (as JSON) before any byte of the stream
+    // HEAD (Fastify serves it from this GET route): the stream's headers, no stream that never ends.
+    if (reply.request.method === 'HEAD') {
+      await reply.header('content-type', 'text/event-stream').send();
+      return;
+    }
     reply.hijack();
     const stream = new SseStream(reply.raw);
     // A client that left while the channel was read has already fired 'close': end at once, or its

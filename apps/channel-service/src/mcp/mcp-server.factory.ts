@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { Principal } from '../auth/principal';
+import { ChannelResources } from './channel-resources';
 import { McpTool } from './mcp-tool';
 import { toolError, toolResult } from './tool-result';
 import { AgentTools } from './tools/agent.tools';
@@ -8,6 +9,7 @@ import { ChannelTools } from './tools/channel.tools';
 import { ContextTools } from './tools/context.tools';
 import { MessageTools } from './tools/message.tools';
 import { SummaryTools } from './tools/summary.tools';
+import { ThreadTools } from './tools/thread.tools';
 
 export const MCP_SERVER_INFO = { name: 'qhorus', version: '0.1.0' };
 
@@ -16,7 +18,9 @@ export const MCP_INSTRUCTIONS =
   'Qhorus: typed messages in named channels, each with a self-maintaining summary. To join a channel: list_channels, ' +
   'then get_channel_summary (state so far), then check_messages after_seq=<coversThroughSeq> for what is newer, or ' +
   'get_channel_context for a ready-made prompt within a token budget. Post with send_message; answer a QUERY or ' +
-  'COMMAND with RESPONSE and its correlation_id.';
+  'COMMAND with RESPONSE and its correlation_id. check_inbox lists the requests waiting for you across channels; ' +
+  'list_threads and get_thread follow one request. Each channel\'s summary and context are also resources ' +
+  '(qhorus://channels/{name}/summary, qhorus://channels/{name}/context).';
 
 /**
  * Builds one MCP server for one request, bound to the caller: the transport is stateless, so
@@ -27,8 +31,16 @@ export class McpServerFactory {
   private readonly logger = new Logger('McpTools');
   private readonly tools: McpTool[];
 
-  constructor(agents: AgentTools, channels: ChannelTools, messages: MessageTools, summaries: SummaryTools, context: ContextTools) {
-    this.tools = [agents, channels, messages, summaries, context].flatMap((group) => group.tools());
+  constructor(
+    agents: AgentTools,
+    channels: ChannelTools,
+    messages: MessageTools,
+    summaries: SummaryTools,
+    context: ContextTools,
+    threads: ThreadTools,
+    private readonly resources: ChannelResources,
+  ) {
+    this.tools = [agents, channels, messages, summaries, context, threads].flatMap((group) => group.tools());
   }
 
   create(by: Principal): McpServer {
@@ -46,6 +58,7 @@ export class McpServerFactory {
         },
       );
     }
+    this.resources.register(server, by);
     return server;
   }
 }

@@ -4,6 +4,8 @@ import { ChannelsModule } from '../channels/channels.module';
 import { MessagesModule } from '../messages/messages.module';
 import { ProjectionModule } from '../projection/projection.module';
 import { SummaryModule } from '../summary/summary.module';
+import { ThreadsModule } from '../threads/threads.module';
+import { ChannelResources } from './channel-resources';
 import { McpController } from './mcp.controller';
 import { McpServerFactory } from './mcp-server.factory';
 import { AgentTools } from './tools/agent.tools';
@@ -11,11 +13,12 @@ import { ChannelTools } from './tools/channel.tools';
 import { ContextTools } from './tools/context.tools';
 import { MessageTools } from './tools/message.tools';
 import { SummaryTools } from './tools/summary.tools';
+import { ThreadTools } from './tools/thread.tools';
 
 /** The agents' MCP surface: the same services as REST behind snake_case tools. */
 @Module({
-  imports: [AuthModule, ChannelsModule, MessagesModule, SummaryModule, ProjectionModule],
+  imports: [AuthModule, ChannelsModule, MessagesModule, SummaryModule, ProjectionModule, ThreadsModule],
   controllers: [McpController],
-  providers: [AgentTools, ChannelTools, MessageTools, SummaryTools, ContextTools, McpServerFactory],
+  providers: [AgentTools, ChannelTools, MessageTools, SummaryTools, ContextTools, ThreadTools, ChannelResources, McpServerFactory],
 })
 export class McpModule {}

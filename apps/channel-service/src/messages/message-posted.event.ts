@@ -25,5 +25,7 @@ export class MessagePostedEvent {
     readonly summaryThreshold: number,
     readonly tokens?: PostedTokenBacklog,
     readonly endsBatch: boolean = true,
+    /** The message closed its thread: the thread's summary is due (the sweep recovers it if this event is lost). */
+    readonly closedThread: boolean = false,
   ) {}
 }

@@ -3,6 +3,7 @@ import { MessageType } from '@qhorus/api';
 import { readableSql, Viewer } from '../channels/channel-access';
 import { Database } from '../database/database';
 import { TokenEstimateBeforeSeq, tokenEstimateSql } from '../projection/message-token-estimate';
+import { groupTransitionTable, transitionTableJson } from '../threads/thread-transitions';
 import { MESSAGE_COLUMNS, MessageRow } from './message.entity';
 
 export interface NewMessage {
@@ -32,6 +33,8 @@ export interface InsertedMessage {
   /** Estimated tokens after the watermark right after this insert, and this message's share. */
   backlogTokens: number;
   messageTokens: number;
+  /** This message closed its thread (its seq is the thread's closed seq): a thread summary is due. */
+  closedThread: boolean;
 }
 
 type InsertRow = MessageRow & {
@@ -51,6 +54,12 @@ const tokensAt = (seq: string) => tokenEstimateSql('$13', '$14', '$15', seq);
 // The channel's running token total moves with last_seq in the same row update (serialised by the
 // row lock like the seq), so each message stores the total through itself: any range's tokens
 // are then two indexed lookups, never a scan.
+const INSERT_RESULT = `
+  SELECT m.*, c.id AS channel_id, c.summary_threshold, c.summary_threshold_tokens,
+         c.last_seq - COALESCE(s.covers_through_seq, 0) AS backlog,
+         c.token_total - COALESCE(s.covers_through_tokens, 0) AS backlog_tokens`;
+const INSERT_FROM = `  FROM m CROSS JOIN c LEFT JOIN channel_summaries s ON s.channel_id = c.id`;
+
 const INSERT_SQL = `
   WITH c AS (
     UPDATE channels SET last_seq = last_seq + 1, token_total = token_total + ${tokensAt('last_seq + 1')}
@@ -64,14 +73,13 @@ const INSERT_SQL = `
     SELECT c.id, c.last_seq, $4, $2, $5, $6, $7, $9, $8, $10, $11, $12, ${tokensAt('c.last_seq')}, c.token_total FROM c
     RETURNING ${MESSAGE_COLUMNS}, token_estimate
   )
-  SELECT m.*, c.id AS channel_id, c.summary_threshold, c.summary_threshold_tokens,
-         c.last_seq - COALESCE(s.covers_through_seq, 0) AS backlog,
-         c.token_total - COALESCE(s.covers_through_tokens, 0) AS backlog_tokens
-  FROM m CROSS JOIN c LEFT JOIN channel_summaries s ON s.channel_id = c.id`;
+${INSERT_RESULT}
+${INSERT_FROM}`;
 
 /** What one batch insert returns: the rows in seq order, plus what the summary trigger needs. */
 export interface InsertedBatch {
-  rows: (MessageRow & { token_estimate: number; tokens_through: string })[];
+  /** closed_thread: the message closed its thread (only batches with correlation ids carry it). */
+  rows: (MessageRow & { token_estimate: number; tokens_through: string; closed_thread?: boolean })[];
   channelId: string;
   summaryThreshold: number;
   /** lastSeq − coversThroughSeq right after the batch. */
@@ -89,6 +97,11 @@ const batchTokensAt = (seq: string) => tokenEstimateSql('i.fixed', 'i.chars', 'i
 // message i (1-based) gets seq = the old lastSeq + i. Its inReplyTo must name an earlier message,
 // of the channel or of the batch (in_reply_to < its own seq); otherwise nothing is written. The
 // running token total moves with last_seq as for one post; each row stores the total through itself.
+const BATCH_RESULT = `
+  SELECT m.*, c.id AS channel_id, c.summary_threshold, c.summary_threshold_tokens, c.token_total,
+         c.last_seq - COALESCE(s.covers_through_seq, 0) AS backlog,
+         c.token_total - COALESCE(s.covers_through_tokens, 0) AS backlog_tokens`;
+
 const INSERT_BATCH_SQL = `
   WITH input AS (
     SELECT * FROM unnest($4::text[], $5::text[], $6::text[], $7::text[], $8::bigint[], $9::text[], $10::text[], $11::text[], $12::text[],
@@ -111,16 +124,87 @@ const INSERT_BATCH_SQL = `
     FROM c, e
     RETURNING ${MESSAGE_COLUMNS}, token_estimate, tokens_through
   )
-  SELECT m.*, c.id AS channel_id, c.summary_threshold, c.summary_threshold_tokens, c.token_total,
-         c.last_seq - COALESCE(s.covers_through_seq, 0) AS backlog,
-         c.token_total - COALESCE(s.covers_through_tokens, 0) AS backlog_tokens
-  FROM m CROSS JOIN c LEFT JOIN channel_summaries s ON s.channel_id = c.id
+${BATCH_RESULT}
+${INSERT_FROM}
+  ORDER BY m.seq`;
+
+/** The batch's CTEs (everything before its final SELECT). */
+const BATCH_CTES = INSERT_BATCH_SQL.slice(0, INSERT_BATCH_SQL.lastIndexOf(BATCH_RESULT));
+
+/**
+ * A batch with correlation ids: INSERT_BATCH_SQL plus one upsert per thread the batch touches.
+ * One statement writes a row once, so the batch's messages of one thread come folded into one
+ * transition table by groupTransitionTable (computed from threadStep); $17-$19 are, per thread,
+ * its correlation id, that table and the position of its last message in the batch. Offsets in
+ * the table count back from that last message. Upsert for the same reason as a single post.
+ */
+const INSERT_BATCH_WITH_THREADS_SQL = `${BATCH_CTES}, th AS (
+    INSERT INTO threads AS t (channel_id, correlation_id, status, type, owner, opener, opened_seq, opened_at, closed_seq, updated_seq, updated_at)
+    SELECT c.id, g.cid, n.x->>'s', n.x->>'y', n.x->>'owner',
+           CASE WHEN n.x->>'open' IS NOT NULL THEN $2 END,
+           CASE WHEN n.x->>'open' IS NOT NULL THEN c.last_seq - $16 + g.last_ord - (n.x->>'open')::int END,
+           CASE WHEN n.x->>'open' IS NOT NULL THEN now() END,
+           CASE WHEN jsonb_typeof(n.x->'close') = 'number' THEN c.last_seq - $16 + g.last_ord - (n.x->>'close')::int END,
+           c.last_seq - $16 + g.last_ord, now()
+    FROM c, unnest($17::text[], $18::jsonb[], $19::int[]) AS g(cid, tbl, last_ord), LATERAL (SELECT g.tbl -> '|' AS x) n
+    ON CONFLICT (channel_id, correlation_id) DO UPDATE SET
+      (status, type, owner, opener, opened_seq, opened_at, closed_seq, updated_seq, updated_at) = (
+        SELECT k.x->>'s', k.x->>'y',
+               CASE WHEN k.x->>'o' = 'set' THEN k.x->>'owner' ELSE t.owner END,
+               CASE WHEN k.x->>'open' IS NOT NULL THEN $2 ELSE t.opener END,
+               CASE WHEN k.x->>'open' IS NOT NULL THEN EXCLUDED.updated_seq - (k.x->>'open')::int ELSE t.opened_seq END,
+               CASE WHEN k.x->>'open' IS NOT NULL THEN EXCLUDED.updated_at ELSE t.opened_at END,
+               CASE WHEN jsonb_typeof(k.x->'close') = 'number' THEN EXCLUDED.updated_seq - (k.x->>'close')::int
+                    WHEN k.x->>'close' = 'clear' THEN NULL ELSE t.closed_seq END,
+               EXCLUDED.updated_seq, EXCLUDED.updated_at
+        FROM (SELECT (SELECT g.tbl FROM unnest($17::text[], $18::jsonb[]) AS g(cid, tbl) WHERE g.cid = EXCLUDED.correlation_id)
+                     -> (COALESCE(t.status, '') || '|' || COALESCE(t.type, '')) AS x) k)
+    RETURNING t.correlation_id, t.closed_seq
+  )
+${BATCH_RESULT}, COALESCE(th.closed_seq = m.seq, false) AS closed_thread
+${INSERT_FROM} LEFT JOIN th ON th.correlation_id = m.correlation_id
   ORDER BY m.seq`;
 
 const FIND_BY_IDEMPOTENCY_KEYS_SQL = `
   SELECT ${PREFIXED_COLUMNS}, m.request_hash, m.idempotency_key FROM messages m JOIN channels c ON c.id = m.channel_id
   WHERE c.name = $1 AND m.sender = $2 AND m.idempotency_key = ANY($3::text[])
   ORDER BY m.seq`;
+
+/** The message CTEs of INSERT_SQL (everything before its final SELECT). */
+const INSERT_CTES = INSERT_SQL.slice(0, INSERT_SQL.lastIndexOf(INSERT_RESULT));
+
+/**
+ * The post of a message with a correlation id: INSERT_SQL plus the upsert of its thread's row in
+ * the same statement (still one round trip, atomic with the message). $16 is the thread rules'
+ * transition table for this message type (thread-transitions.ts, computed from applyThreadRule);
+ * the statement looks the thread's current state up in it. It is always an upsert (a correlation
+ * id with no thread gets a row with a NULL status) because ON CONFLICT DO UPDATE works on the
+ * LATEST committed row, even one committed after this statement's snapshot was taken while it
+ * waited for the channel row lock; a plain read of threads here would see the stale snapshot.
+ */
+const INSERT_WITH_THREAD_SQL = `${INSERT_CTES}, th AS (
+    INSERT INTO threads AS t (channel_id, correlation_id, status, type, owner, opener, opened_seq, opened_at, closed_seq, updated_seq, updated_at)
+    SELECT c.id, m.correlation_id, n.x->>'s', n.x->>'y',
+           CASE WHEN n.x->>'o' = 'target' THEN m.target END,
+           CASE WHEN (n.x->>'open')::boolean THEN m.sender END,
+           CASE WHEN (n.x->>'open')::boolean THEN m.seq END,
+           CASE WHEN (n.x->>'open')::boolean THEN m.created_at END,
+           NULL, m.seq, m.created_at
+    FROM c, m, (SELECT $16::jsonb -> '|' AS x) n
+    ON CONFLICT (channel_id, correlation_id) DO UPDATE SET
+      (status, type, owner, opener, opened_seq, opened_at, closed_seq, updated_seq, updated_at) = (
+        SELECT k.x->>'s', k.x->>'y',
+               CASE WHEN k.x->>'o' = 'target' THEN $8 ELSE t.owner END,
+               CASE WHEN (k.x->>'open')::boolean THEN $2 ELSE t.opener END,
+               CASE WHEN (k.x->>'open')::boolean THEN EXCLUDED.updated_seq ELSE t.opened_seq END,
+               CASE WHEN (k.x->>'open')::boolean THEN EXCLUDED.updated_at ELSE t.opened_at END,
+               CASE WHEN (k.x->>'close')::boolean THEN EXCLUDED.updated_seq WHEN (k.x->>'open')::boolean THEN NULL ELSE t.closed_seq END,
+               EXCLUDED.updated_seq, EXCLUDED.updated_at
+        FROM (SELECT $16::jsonb -> (COALESCE(t.status, '') || '|' || COALESCE(t.type, '')) AS x) k)
+    RETURNING t.closed_seq
+  )
+${INSERT_RESULT}, COALESCE((SELECT th.closed_seq FROM th) = m.seq, false) AS closed_thread
+${INSERT_FROM}`;
 
 const FIND_BY_IDEMPOTENCY_KEY_SQL = `
   SELECT ${PREFIXED_COLUMNS}, m.request_hash FROM messages m JOIN channels c ON c.id = m.channel_id
@@ -136,7 +220,11 @@ const RANGE_SQL = `
   WHERE channel_id = $1 AND seq > $2 AND seq <= COALESCE($3::bigint, ${MAX_SEQ}) AND ($5 OR type <> 'EVENT')
   ORDER BY seq LIMIT $4`;
 
-const THREAD_SQL = `SELECT ${MESSAGE_COLUMNS} FROM messages WHERE channel_id = $1 AND correlation_id = $2 ORDER BY seq`;
+// messages_channel_correlation_idx serves it (channel_id, correlation_id, seq).
+const THREAD_PAGE_SQL = `
+  SELECT ${MESSAGE_COLUMNS} FROM messages
+  WHERE channel_id = $1 AND correlation_id = $2 AND seq > $3
+  ORDER BY seq LIMIT $4`;
 
 @Injectable()
 export class MessagesRepository {
@@ -149,8 +237,9 @@ export class MessagesRepository {
    * consumes nothing. Returns null when no row was written (see `explainRefusal`).
    */
   async insert(channelName: string, viewer: Viewer, m: NewMessage): Promise<InsertedMessage | null> {
-    const rows: InsertRow[] = await this.db.query(
-      INSERT_SQL,
+    const threaded = m.correlationId !== null;
+    const rows: (InsertRow & { closed_thread?: boolean | null })[] = await this.db.query(
+      threaded ? INSERT_WITH_THREAD_SQL : INSERT_SQL,
       [
         channelName,
         viewer.name,
@@ -167,12 +256,15 @@ export class MessagesRepository {
         m.tokens?.fixed ?? null,
         m.tokens?.chars ?? null,
         m.tokens?.pieces ?? null,
+        ...(threaded ? [transitionTableJson(m.type)] : []),
       ],
     );
     const r = rows[0];
     if (!r) return null;
+    const { closed_thread, ...row } = r;
     return {
-      row: r,
+      row,
+      closedThread: closed_thread === true,
       channelId: String(r.channel_id),
       summaryThreshold: r.summary_threshold,
       backlog: Number(r.backlog),
@@ -190,7 +282,8 @@ export class MessagesRepository {
   async insertBatch(channelName: string, viewer: Viewer, batch: readonly NewMessage[]): Promise<InsertedBatch | null> {
     const column = <T>(pick: (m: NewMessage) => T) => batch.map(pick);
     type BatchRow = InsertedBatch['rows'][number] & Omit<InsertRow, 'token_estimate'> & { token_total: string };
-    const rows: BatchRow[] = await this.db.query(INSERT_BATCH_SQL, [
+    const threads = threadGroups(batch);
+    const rows: BatchRow[] = await this.db.query(threads ? INSERT_BATCH_WITH_THREADS_SQL : INSERT_BATCH_SQL, [
       channelName,
       viewer.name,
       viewer.admin,
@@ -207,6 +300,7 @@ export class MessagesRepository {
       column((m) => m.tokens?.chars ?? null),
       column((m) => m.tokens?.pieces ?? null),
       batch.length,
+      ...(threads ? [threads.correlationIds, threads.tables, threads.lastOrds] : []),
     ]);
     const first = rows[0];
     if (!first) return null;
@@ -242,11 +336,27 @@ export class MessagesRepository {
     );
   }
 
-  /** Every message of one thread, in seq order. */
-  async thread(channelId: string, correlationId: string): Promise<MessageRow[]> {
-    return this.db.query(
-      THREAD_SQL,
-      [channelId, correlationId],
-    );
+  /** Messages of one thread (one correlation id) after `afterSeq`, in seq order, at most `limit`. */
+  async threadPage(channelId: string, correlationId: string, afterSeq: number, limit: number): Promise<MessageRow[]> {
+    return this.db.query(THREAD_PAGE_SQL, [channelId, correlationId, afterSeq, limit]);
   }
+}
+
+/** Per thread a batch touches: its correlation id, its folded transition table (JSON) and its last message's 1-based position; null when none. */
+function threadGroups(batch: readonly NewMessage[]): { correlationIds: string[]; tables: string[]; lastOrds: number[] } | null {
+  const groups = new Map<string, { messages: { type: MessageType; target: string | null }[]; lastOrd: number }>();
+  batch.forEach((m, i) => {
+    if (m.correlationId === null) return;
+    const group = groups.get(m.correlationId) ?? { messages: [], lastOrd: 0 };
+    group.messages.push({ type: m.type, target: m.target });
+    group.lastOrd = i + 1;
+    groups.set(m.correlationId, group);
+  });
+  if (groups.size === 0) return null;
+  const entries = [...groups.entries()];
+  return {
+    correlationIds: entries.map(([id]) => id),
+    tables: entries.map(([, g]) => JSON.stringify(groupTransitionTable(g.messages))),
+    lastOrds: entries.map(([, g]) => g.lastOrd),
+  };
 }

@@ -63,11 +63,11 @@ export class MessagesService {
     }
     if (!inserted) return this.explainRefusal(channelName, [dto], by);
     const posted = toMessage(inserted.row, channelName);
-    this.events.emit(MessagePostedEvent.NAME, new MessagePostedEvent(inserted.channelId, posted, inserted.backlog, inserted.summaryThreshold, {
-      backlog: inserted.backlogTokens,
-      added: inserted.messageTokens,
-      threshold: inserted.summaryThresholdTokens,
-    }));
+    const tokens = { backlog: inserted.backlogTokens, added: inserted.messageTokens, threshold: inserted.summaryThresholdTokens };
+    this.events.emit(
+      MessagePostedEvent.NAME,
+      new MessagePostedEvent(inserted.channelId, posted, inserted.backlog, inserted.summaryThreshold, tokens, true, inserted.closedThread),
+    );
     return { message: posted, replayed: false };
   }
 
@@ -104,7 +104,7 @@ export class MessagesService {
       const row = inserted.rows[i];
       const backlog = inserted.backlog - (lastSeq - message.seq);
       const tokens = { backlog: inserted.backlogTokens - (inserted.tokenTotal - Number(row.tokens_through)), added: row.token_estimate, threshold: inserted.summaryThresholdTokens };
-      const event = new MessagePostedEvent(inserted.channelId, message, backlog, inserted.summaryThreshold, tokens, i === posted.length - 1);
+      const event = new MessagePostedEvent(inserted.channelId, message, backlog, inserted.summaryThreshold, tokens, i === posted.length - 1, row.closed_thread === true);
       this.events.emit(MessagePostedEvent.NAME, event);
     });
     return { messages: posted, replayed: false };

@@ -1,6 +1,7 @@
 import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
-import { SummaryQueue } from './queue/summary-queue';
+import { ClosedThreadSummariser } from '../threads/closed-thread-summariser';
+import { SummaryJob, SummaryQueue } from './queue/summary-queue';
 import { SummaryJobRunner } from './summary-job.runner';
 import { SummaryRepository } from './summary.repository';
 
@@ -15,11 +16,18 @@ export class SummaryJobProcessor implements OnApplicationBootstrap {
     private readonly queue: SummaryQueue,
     private readonly runner: SummaryJobRunner,
     private readonly summaries: SummaryRepository,
+    private readonly threads: ClosedThreadSummariser,
     private readonly config: AppConfig,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    if (this.config.runsWorker) await this.queue.startWorker((channelId, attempt) => this.process(channelId, attempt));
+    if (this.config.runsWorker) await this.queue.startWorker((job, attempt) => this.run(job, attempt));
+  }
+
+  /** A channel's summary slot, or one closed thread's summary. */
+  async run(job: SummaryJob, attempt = 1): Promise<void> {
+    if (job.correlationId === undefined) return this.process(job.channelId, attempt);
+    if (await this.threads.run(job.channelId, job.correlationId)) await this.queue.enqueueThread(job.channelId, job.correlationId);
   }
 
   /**

@@ -1,12 +1,18 @@
 import { Injectable, Logger, OnApplicationBootstrap, BeforeApplicationShutdown } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
+import { ThreadsRepository } from '../threads/threads.repository';
 import { SummaryQueue } from './queue/summary-queue';
 import { SummaryRepository } from './summary.repository';
 
+/** Closed threads enqueued per sweep at most (the rest on the next sweeps, oldest close first). */
+export const SWEEP_THREAD_BATCH = 500;
+
 /**
  * Postgres is the source of truth: every interval, channels that are due (threshold reached,
- * or `updateAfterSeconds` elapsed) are enqueued again. This recovers triggers lost while Redis
- * was down, and drives the time trigger. Duplicates are absorbed by the queue's deduplication.
+ * or `updateAfterSeconds` elapsed) are enqueued again, and so are closed threads whose last close
+ * has no summary yet (the thread index says which). This recovers triggers lost while Redis was
+ * down or with a process that crashed before its job ran, and drives the time trigger.
+ * Duplicates are absorbed by the queue's deduplication.
  */
 @Injectable()
 export class SummarySweepService implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -17,6 +23,7 @@ export class SummarySweepService implements OnApplicationBootstrap, BeforeApplic
   constructor(
     private readonly queue: SummaryQueue,
     private readonly summaries: SummaryRepository,
+    private readonly threads: ThreadsRepository,
     private readonly config: AppConfig,
   ) {}
 
@@ -35,10 +42,13 @@ export class SummarySweepService implements OnApplicationBootstrap, BeforeApplic
 
   async sweep(): Promise<number> {
     try {
-      const due = await this.summaries.dueChannelIds(this.config.summaryFailureBackoffMs);
+      const errorBackoffMs = this.config.summaryFailureBackoffMs;
+      const due = await this.summaries.dueChannelIds(errorBackoffMs);
       for (const channelId of due) await this.queue.enqueue(channelId);
-      if (due.length > 0) this.logger.debug({ channels: due.length }, 'sweep enqueued due channels');
-      return due.length;
+      const threads = await this.threads.dueForSummary(errorBackoffMs, SWEEP_THREAD_BATCH);
+      for (const t of threads) await this.queue.enqueueThread(t.channelId, t.correlationId);
+      if (due.length + threads.length > 0) this.logger.debug({ channels: due.length, threads: threads.length }, 'sweep enqueued due summaries');
+      return due.length + threads.length;
     } catch (err) {
       this.logger.warn({ err: (err as Error).message }, 'summary sweep failed; will try again next interval');
       return 0;

@@ -24,6 +24,9 @@ export class SummaryTriggerListener {
    */
   @OnEvent(MessagePostedEvent.NAME, { suppressErrors: true })
   onMessagePosted(event: MessagePostedEvent): void {
+    // The post statement said this message closed its thread (the thread index): one job for that
+    // thread. Per message, also inside a batch.
+    if (event.closedThread && event.message.correlationId) void this.queue.enqueueThread(event.channelId, event.message.correlationId);
     if (!event.endsBatch) return;
     const backlog = { backlog: event.backlog, threshold: event.summaryThreshold, tokens: event.tokens };
     if (this.throttle.shouldEnqueue(event.channelId, backlog)) void this.queue.enqueue(event.channelId);

@@ -2,6 +2,7 @@ import { BeforeApplicationShutdown, Module } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
 import { ChannelsModule } from '../channels/channels.module';
 import { MessagesModule } from '../messages/messages.module';
+import { ThreadsModule } from '../threads/threads.module';
 import { SummaryQueue } from './queue/summary-queue';
 import { summaryQueueProvider } from './queue/summary-queue.provider';
 import { SummaryController } from './summary.controller';
@@ -13,7 +14,7 @@ import { SummarySweepService } from './summary-sweep.service';
 import { SummaryTriggerListener } from './summary-trigger.listener';
 
 @Module({
-  imports: [ChannelsModule, MessagesModule],
+  imports: [ChannelsModule, MessagesModule, ThreadsModule],
   controllers: [SummaryController],
   providers: [
     summaryQueueProvider,

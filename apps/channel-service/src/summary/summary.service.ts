@@ -1,10 +1,15 @@
-import { ConflictException, Injectable } from '@nestjs/common';
+import { BadRequestException, ConflictException, Injectable } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
+import { SummaryResult } from '@qhorus/api';
+import { SummariserRegistry } from '@qhorus/blocks-channel-summary';
+import { ANNOTATION_TEXT_TRUNCATED, withoutAnnotations } from '@qhorus/blocks-summarisation';
 import { Principal } from '../auth/principal';
 import { AppConfig } from '../config/app-config';
+import { toMessage } from '../messages/message.entity';
+import { MessagesRepository } from '../messages/messages.repository';
 import { Channel } from '../channels/channel.entity';
 import { canAccess, channelNotFound } from '../channels/channel-access';
-import { SummaryHistoryEntry, SummarySlot } from './channel-summary.entity';
+import { previousResult, SummaryHistoryEntry, SummarySlot } from './channel-summary.entity';
 import { DEFAULT_HISTORY_LIMIT, HistoryQuery } from './dto/history.query';
 import { OverrideSummaryDto } from './dto/override-summary.dto';
 import { SummaryQueue } from './queue/summary-queue';
@@ -18,6 +23,8 @@ export class SummaryService {
     private readonly summaries: SummaryRepository,
     private readonly queue: SummaryQueue,
     private readonly events: EventEmitter2,
+    private readonly messages: MessagesRepository,
+    private readonly summarisers: SummariserRegistry,
     private readonly config: AppConfig,
   ) {}
 
@@ -36,20 +43,33 @@ export class SummaryService {
     return { channel: channel.name, queued, pending };
   }
 
-  /** Manual override: new text, annotations kept, watermark to lastSeq, as a new version. */
+  /**
+   * Manual override: new text, watermark to lastSeq, as a new version. No model call, but the
+   * state tracker still accounts for every message between the old and the new watermark, in the
+   * same commit, so the state covers what the text claims to (DESIGN §3): a request answered
+   * before the override is not left open. Other annotations are kept.
+   */
   async override(channelName: string, dto: OverrideSummaryDto, by: Principal): Promise<SummaryView> {
+    const maxChars = this.config.QHORUS_SUMMARY_TEXT_MAX_CHARS;
+    if (dto.text.length > maxChars) {
+      const problem = `text must be at most ${maxChars} characters (QHORUS_SUMMARY_TEXT_MAX_CHARS); got ${dto.text.length}`;
+      throw new BadRequestException({ message: `Invalid request: ${problem}`, details: [{ field: 'text', problems: [problem] }] });
+    }
     const { channel, slot } = await this.load(channelName, by);
     if (dto.expectedVersion !== undefined && dto.expectedVersion !== slot.version) {
       throw new ConflictException(`summary is at version ${slot.version}, not ${dto.expectedVersion}`);
     }
+    const throughSeq = Math.max(channel.lastSeq, slot.coversThroughSeq);
+    const state = await this.accountFor(channel, slot, throughSeq);
     try {
       const { slot: committed } = await this.summaries.commit({
         channelId: channel.id,
         historyKeep: this.config.QHORUS_SUMMARY_HISTORY_KEEP,
         expectedVersion: slot.version,
-        result: { text: dto.text, annotations: slot.annotations },
+        // A text written by hand was not cut: a flag describing the previous text goes.
+        result: { text: dto.text, annotations: withoutAnnotations(state.annotations, [ANNOTATION_TEXT_TRUNCATED]) },
         coversFromSeq: slot.coversThroughSeq + 1,
-        coversThroughSeq: Math.max(channel.lastSeq, slot.coversThroughSeq),
+        coversThroughSeq: throughSeq,
         updatedBy: by.name,
       });
       this.events.emit(SummaryUpdatedEvent.NAME, new SummaryUpdatedEvent(channel.id, channel.name, committed.version, committed.coversThroughSeq, by.name));
@@ -58,6 +78,21 @@ export class SummaryService {
       if (e instanceof StaleSummaryVersionError) throw new ConflictException('summary changed concurrently; read it again and retry');
       throw e;
     }
+  }
+
+  /** The slot's result with the state folded over (coversThroughSeq, throughSeq], chunk by chunk (the tracker's state is bounded). */
+  private async accountFor(channel: Channel, slot: SummarySlot, throughSeq: number): Promise<SummaryResult> {
+    // The channel's own strategy decides which state keys it owns; one no longer registered, the default.
+    const hook = this.summarisers.hookFor(this.summarisers.has(channel.summariser) ? channel.summariser : null);
+    let result = previousResult(slot) ?? { text: slot.text, annotations: {} };
+    let after = slot.coversThroughSeq;
+    while (after < throughSeq) {
+      const rows = await this.messages.range(channel.id, after, throughSeq, this.config.QHORUS_SUMMARY_CHUNK_SIZE, true);
+      if (rows.length === 0) break;
+      result = hook.account(result, rows.map((r) => toMessage(r, channel.name)));
+      after = Number(rows[rows.length - 1].seq);
+    }
+    return result;
   }
 
   /** Newest first; `beforeVersion` pages on to older versions (only the newest QHORUS_SUMMARY_HISTORY_KEEP are kept). */

@@ -9,7 +9,7 @@ export interface ThreadSummary {
   firstSeq: number;
   lastSeq: number;
   messageCount: number;
-  /** The type of the last message that closed the thread (DONE, FAILURE or HANDOFF). */
+  /** The type of the message that closed the thread last (RESPONSE to a QUERY, DONE, DECLINE or FAILURE). */
   closedBy: MessageType;
   createdAt: Date;
 }

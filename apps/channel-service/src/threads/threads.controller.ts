@@ -1,20 +1,37 @@
-import { Controller, Get, Param } from '@nestjs/common';
+import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal } from '../auth/auth.decorators';
 import { Principal } from '../auth/principal';
+import { ListThreadsQuery } from './dto/list-threads.query';
+import { PageQuery } from './dto/page.query';
+import { ThreadDetailResponse, ThreadResponse } from './dto/thread.response';
 import { ThreadSummaryResponse } from './dto/thread-summary.response';
-import { ThreadSummariesService } from './thread-summaries.service';
+import { ThreadsService } from './threads.service';
 
 @ApiTags('threads')
 @ApiBearerAuth()
 @Controller('channels/:name/threads')
 export class ThreadsController {
-  constructor(private readonly threads: ThreadSummariesService) {}
+  constructor(private readonly threads: ThreadsService) {}
 
-  /** The summary of one closed thread (DONE, FAILURE or HANDOFF); 404 while it is open. */
+  /** The channel's threads from the durable thread index, oldest first; `status` filters (open, answered, done, declined, failed). */
+  @Get()
+  @ApiOkResponse({ type: [ThreadResponse] })
+  list(@Param('name') name: string, @Query() query: ListThreadsQuery, @CurrentPrincipal() by: Principal): Promise<ThreadResponse[]> {
+    return this.threads.list(name, query, by);
+  }
+
+  /** One thread: its index row, a page of its messages (`afterSeq`, `limit`) and, once closed and summarised, its summary. */
+  @Get(':correlationId')
+  @ApiOkResponse({ type: ThreadDetailResponse })
+  get(@Param('name') name: string, @Param('correlationId') correlationId: string, @Query() query: PageQuery, @CurrentPrincipal() by: Principal): Promise<ThreadDetailResponse> {
+    return this.threads.get(name, correlationId, query, by);
+  }
+
+  /** The summary of one closed thread (answered, done, declined or failed); 404 while it is open or not summarised yet. */
   @Get(':correlationId/summary')
   @ApiOkResponse({ type: ThreadSummaryResponse })
   summary(@Param('name') name: string, @Param('correlationId') correlationId: string, @CurrentPrincipal() by: Principal): Promise<ThreadSummaryResponse> {
-    return this.threads.get(name, correlationId, by);
+    return this.threads.summary(name, correlationId, by);
   }
 }

@@ -2,24 +2,20 @@ import { Module } from '@nestjs/common';
 import { ChannelsModule } from '../channels/channels.module';
 import { MessagesModule } from '../messages/messages.module';
 import { ClosedThreadSummariser } from './closed-thread-summariser';
-import { threadEventBusProvider } from './thread-event-bus';
-import { ThreadEventListener } from './thread-event.listener';
+import { InboxController } from './inbox.controller';
 import { ThreadSummariesRepository } from './thread-summaries.repository';
-import { ThreadSummariesService } from './thread-summaries.service';
-import { ThreadSummaryPipeline } from './thread-summary.pipeline';
 import { ThreadsController } from './threads.controller';
+import { ThreadsRepository } from './threads.repository';
+import { ThreadsService } from './threads.service';
 
-/** Thread summaries: the pipeline path (bus → keyed runner → whole thread from Postgres) and its read endpoint. */
+/**
+ * The durable thread index (written by the post statement), its reads (threads, inbox) and the
+ * thread-summary job the summary queue runs (ClosedThreadSummariser).
+ */
 @Module({
   imports: [ChannelsModule, MessagesModule],
-  controllers: [ThreadsController],
-  providers: [
-    threadEventBusProvider,
-    ThreadEventListener,
-    ThreadSummariesRepository,
-    ClosedThreadSummariser,
-    ThreadSummaryPipeline,
-    ThreadSummariesService,
-  ],
+  controllers: [ThreadsController, InboxController],
+  providers: [ThreadsRepository, ThreadSummariesRepository, ClosedThreadSummariser, ThreadsService],
+  exports: [ThreadsRepository, ClosedThreadSummariser, ThreadsService],
 })
 export class ThreadsModule {}

@@ -1,27 +1,14 @@
 import { ANNOTATION_ITEM_COUNT, ANNOTATION_TIER, TIER_GROUPED } from '@qhorus/blocks-summarisation';
+import { STATE_KEYS } from '../state/state-keys';
 
 /**
- * Annotation keys the heuristic summariser owns. It overlays only these on the previous
- * annotations; every other key (other tiers, other code) survives untouched.
- * Values are strings; lists are JSON arrays, maps JSON objects, numbers decimal strings.
+ * Keys a heuristic result carries: the two it owns as a strategy (`tier`, `itemCount`) and the
+ * state keys, which it gets from the state tracker it renders (see HeuristicMessageSummariser).
  */
 export const HEURISTIC_KEYS = Object.freeze({
   tier: ANNOTATION_TIER,
   itemCount: ANNOTATION_ITEM_COUNT,
-  participants: 'participants',
-  participantCounts: 'participantCounts',
-  topics: 'topics',
-  topicCounts: 'topicCounts',
-  periodStart: 'periodStart',
-  periodEnd: 'periodEnd',
-  messageCount: 'messageCount',
-  eventCount: 'eventCount',
-  openThreads: 'openThreads',
-  openThreadDetails: 'openThreadDetails',
-  openThreadsDropped: 'openThreadsDropped',
-  recentClosures: 'recentClosures',
-  decisions: 'decisions',
-  latestStatus: 'latestStatus',
+  ...STATE_KEYS,
 });
 
 /** The `tier` value the heuristic writes (the design calls its level "grouped"). */

@@ -1,38 +1,31 @@
 import { Message, SummaryResult, summaryResult } from '@qhorus/api';
-import { ContentSummariser, overlayAnnotations, SummariseOptions } from '@qhorus/blocks-summarisation';
-import { boundHeuristicState } from './bound-heuristic-state';
-import { encodeHeuristicSnapshot } from './encode-heuristic-snapshot';
-import { HeuristicAccumulator } from './heuristic-accumulator';
+import { ANNOTATION_TEXT_TRUNCATED, ContentSummariser, overlayAnnotations, SummariseOptions } from '@qhorus/blocks-summarisation';
+import { ChannelStateTracker } from '../state/channel-state-tracker';
+import { HEURISTIC_KEYS as K, HEURISTIC_TIER } from './heuristic-annotation-keys';
 import { renderHeuristicReport } from './heuristic-report';
-import { HeuristicState } from './heuristic-state';
-import { HeuristicStateCache } from './heuristic-state-cache';
-import { readHeuristicState } from './read-heuristic-state';
-import { stateFromSnapshot } from './state-from-snapshot';
 
 /**
  * The default channel summariser: zero LLM cost, a bounded current-state report.
  *
- * State carries only through annotations (decoded once, folded over the batch in one pass,
- * bounded, encoded back), so a request opened in one batch and answered batches later leaves
- * `openThreads`. Only the heuristic's own keys are overlaid on the previous annotations; foreign
- * keys survive. The previous *text* is not read: the report is rebuilt from state each call, so
- * it never grows with the channel. `options.preamble` (the channel description) heads the report.
+ * Text only, on top of the channel state tracker: the state (participants, open threads, …) is
+ * the tracker's, folded from the previous annotations over the batch, and the report renders it.
+ * The result carries the tracker's state keys too, so the heuristic is complete on its own (the
+ * pipeline path, thread summaries); in a channel's summary slot the composition runs the same
+ * tracker on the same batch (a memo hit, not a second fold). The previous *text* is not read:
+ * the report is rebuilt each call, so it never grows with the channel. `options.preamble` (the
+ * channel description) heads the report; `options.maxChars` can only make it shorter.
  */
 export class HeuristicMessageSummariser implements ContentSummariser<Message> {
-  private readonly cache = new HeuristicStateCache();
+  constructor(private readonly tracker: ChannelStateTracker = new ChannelStateTracker()) {}
 
   async summarise(items: readonly Message[], previous?: SummaryResult | null, options?: SummariseOptions): Promise<SummaryResult> {
-    const state = this.decode(previous?.annotations ?? {});
-    new HeuristicAccumulator(state).addAll(items);
-    const snapshot = boundHeuristicState(state);
-    const own = encodeHeuristicSnapshot(snapshot, items.length);
-    const result = summaryResult(renderHeuristicReport(snapshot, options?.preamble), overlayAnnotations(previous, own));
-    this.cache.remember(result.annotations, snapshot, own);
+    const tracked = this.tracker.track(previous?.annotations, items);
+    const own = { ...tracked.keys, [K.tier]: HEURISTIC_TIER, [K.itemCount]: String(items.length) };
+    const annotations = overlayAnnotations(previous, own);
+    // The report is bounded by construction and never cut, so a stale cut flag goes.
+    if (ANNOTATION_TEXT_TRUNCATED in annotations) delete annotations[ANNOTATION_TEXT_TRUNCATED];
+    const result = summaryResult(renderHeuristicReport(tracked.snapshot, options?.preamble, options?.maxChars), annotations);
+    this.tracker.remember(result.annotations, tracked);
     return result;
-  }
-
-  private decode(annotations: Readonly<Record<string, string>>): HeuristicState {
-    const snapshot = this.cache.recall(annotations);
-    return snapshot ? stateFromSnapshot(snapshot) : readHeuristicState(annotations);
   }
 }

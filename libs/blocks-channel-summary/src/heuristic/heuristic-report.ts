@@ -2,16 +2,16 @@ import { BoundedTextBuilder } from '../text/bounded-text-builder';
 import { excerpt } from '../text/excerpt';
 import { fitLine, inlineList, ListSection, writeListSection } from '../text/list-lines';
 import { HEURISTIC_LINE_CAP, HEURISTIC_PREAMBLE_CAP, HEURISTIC_TEXT_CAP, SECTION_WEIGHTS } from './heuristic-limits';
-import { ClosureView, DecisionView, HeuristicSnapshot, NameCount, OpenThreadView, StatusView } from './heuristic-snapshot';
+import { ClosureView, DecisionView, ChannelStateSnapshot, NameCount, OpenThreadView, StatusView } from '../state/state-snapshot';
 
 /**
- * The heuristic's text: a current-state report, at most HEURISTIC_TEXT_CAP characters whatever
- * the channel's length. Header lines (channel, period, participants, topics) come first; then the
+ * The heuristic's text: a current-state report, at most HEURISTIC_TEXT_CAP characters (or the
+ * caller's smaller `maxChars`) whatever the channel's length. Header lines (channel, period, participants, topics) come first; then the
  * list sections share the remaining budget by SECTION_WEIGHTS, newest first, each ending with
  * "… and N more" when cut. Lines are whole or visibly shortened with "…", never cut silently.
  */
-export function renderHeuristicReport(s: HeuristicSnapshot, preamble?: string | null): string {
-  const out = new BoundedTextBuilder(HEURISTIC_TEXT_CAP);
+export function renderHeuristicReport(s: ChannelStateSnapshot, preamble?: string | null, maxChars: number = HEURISTIC_TEXT_CAP): string {
+  const out = new BoundedTextBuilder(Math.min(maxChars, HEURISTIC_TEXT_CAP));
   const line = (text: string) => out.tryAdd(fitLine(text, HEURISTIC_LINE_CAP));
   if (preamble && preamble.trim()) line(`Channel: ${excerpt(preamble, HEURISTIC_PREAMBLE_CAP)}`);
   line(periodLine(s));
@@ -37,7 +37,7 @@ function writeSections(out: BoundedTextBuilder, sections: ReadonlyArray<readonly
   }
 }
 
-function periodLine(s: HeuristicSnapshot): string {
+function periodLine(s: ChannelStateSnapshot): string {
   const counts = `${s.messageCount} messages, ${s.eventCount} events`;
   if (s.periodStart === null || s.periodEnd === null) return `Period: none yet (${counts})`;
   return `Period: ${s.periodStart} → ${s.periodEnd} (${counts})`;
@@ -48,7 +48,7 @@ function byActivity(entries: readonly NameCount[]): string[] {
   return [...entries].sort((a, b) => b[1] - a[1]).map(([name, count]) => `${name} ${count}`);
 }
 
-function openSection(s: HeuristicSnapshot): ListSection {
+function openSection(s: ChannelStateSnapshot): ListSection {
   const dropped = s.openThreadsDropped > 0 ? `; ${s.openThreadsDropped} older no longer tracked` : '';
   if (s.openThreads.length === 0) return { heading: `Open threads: none${dropped}`, size: 0, item: () => '' };
   return newestFirst(`Open threads (${s.openThreads.length}${dropped}), newest first:`, s.openThreads, openLine);
@@ -72,8 +72,7 @@ function corr(correlationId: string | null): string {
 }
 
 function openLine(t: OpenThreadView): string {
-  const since = t.at ? ` since ${t.at}` : '';
-  return item(`#${t.seq} ${t.type} ${t.sender}→${t.target ?? 'anyone'} [${t.topic}]${corr(t.correlationId)}${since}: ${t.text}`);
+  return item(describeOpenThread(t));
 }
 
 function closureLine(c: ClosureView): string {
@@ -87,5 +86,16 @@ function statusLine(st: StatusView): string {
 }
 
 function decisionLine(d: DecisionView): string {
-  return item(`#${d.seq} ${d.sender} [${d.topic}]: ${d.text}`);
+  return item(describeDecision(d));
+}
+
+/** One open thread as a line (no bullet): `#4 QUERY alice→bob [build] (corr c-4) since …: text`. Shared with the LLM grounding. */
+export function describeOpenThread(t: OpenThreadView): string {
+  const since = t.at ? ` since ${t.at}` : '';
+  return `#${t.seq} ${t.type} ${t.sender}→${t.target ?? 'anyone'} [${t.topic}]${corr(t.correlationId)}${since}: ${t.text}`;
+}
+
+/** One decision as a line (no bullet). Shared with the LLM grounding. */
+export function describeDecision(d: DecisionView): string {
+  return `#${d.seq} ${d.sender} [${d.topic}]: ${d.text}`;
 }

@@ -3,6 +3,7 @@ import { Message } from '@qhorus/api';
 import {
   ContentSummariser,
   DEFAULT_LLM_TIMEOUT_MS,
+  DEFAULT_SUMMARY_TEXT_MAX_CHARS,
   LlmContentSummariser,
   LlmSummaryMode,
   TieredContentSummariser,
@@ -32,10 +33,11 @@ const LLM_MODES: Readonly<Record<string, LlmSummaryMode>> = Object.freeze({
 });
 
 /**
- * Builds the registry: `heuristic` (= `heuristic`, whatever CONTENT_SUMMARISER resolves to),
+ * Builds the registry: `heuristic` (whatever CONTENT_SUMMARISER resolves to),
  * `verbatim`, `llm`, `tiered` (verbatim / heuristic / llm by batch size; without a key the large
  * tier is unavailable and the batch goes to the heuristic, annotated `tierFallback`), then the
- * custom `strategies`.
+ * custom `strategies`. Every text is held to `textMaxChars`: verbatim and llm keep within it, and
+ * each hook (the registry's composition of a strategy with the state tracker) cuts any longer.
  *
  * Custom names may not reuse a built-in name (SummariserConfigError at start-up): the built-ins
  * have documented meanings, and the way to replace the default is the CONTENT_SUMMARISER token,
@@ -46,8 +48,9 @@ export function buildSummariserRegistry(
   heuristic: ContentSummariser<Message>,
   createClient: AnthropicClientFactory = createAnthropicClient,
 ): SummariserRegistry {
-  const verbatim = new VerbatimContentSummariser<Message>(renderMessage);
-  const llm = buildLlm(options.llm, createClient);
+  const maxChars = options.textMaxChars ?? DEFAULT_SUMMARY_TEXT_MAX_CHARS;
+  const verbatim = new VerbatimContentSummariser<Message>(renderMessage, { maxChars });
+  const llm = buildLlm(options.llm, createClient, maxChars);
   const tiered = new TieredContentSummariser<Message>(
     verbatim,
     heuristic,
@@ -73,10 +76,10 @@ export function buildSummariserRegistry(
     }
     entries.set(name, { summariser });
   }
-  return new SummariserRegistry(entries, options.defaultStrategy ?? DEFAULT_SUMMARISER_NAME);
+  return new SummariserRegistry(entries, options.defaultStrategy ?? DEFAULT_SUMMARISER_NAME, maxChars);
 }
 
-function buildLlm(llm: ChannelSummaryLlmOptions | undefined, createClient: AnthropicClientFactory): LlmContentSummariser<Message> {
+function buildLlm(llm: ChannelSummaryLlmOptions | undefined, createClient: AnthropicClientFactory, maxChars: number): LlmContentSummariser<Message> {
   const modeName = llm?.mode ?? DEFAULT_LLM_MODE;
   const mode = Object.hasOwn(LLM_MODES, modeName) ? LLM_MODES[modeName] : undefined;
   if (mode === undefined) throw new SummariserConfigError(`llm.mode must be one of ${Object.keys(LLM_MODES).join(', ')} (got '${modeName}')`);
@@ -85,5 +88,6 @@ function buildLlm(llm: ChannelSummaryLlmOptions | undefined, createClient: Anthr
     maxTokens: llm?.maxTokens,
     // llm.temperature is not forwarded: the LLM summariser ignores it (the API rejects sampling parameters).
     timeoutMs: llm?.timeoutMs ?? DEFAULT_LLM_TIMEOUT_MS,
+    maxChars,
   });
 }

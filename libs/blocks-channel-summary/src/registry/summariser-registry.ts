@@ -1,6 +1,7 @@
 import { Message } from '@qhorus/api';
 import { ContentSummariser } from '@qhorus/blocks-summarisation';
 import { ChannelSummariser } from '../channel-summariser';
+import { ChannelStateTracker } from '../state/channel-state-tracker';
 import { DEFAULT_SUMMARISER_NAME, GENERIC_UNAVAILABLE_REASON } from './built-in-summarisers';
 import { SummariserAvailability, SummariserEntry } from './summariser-availability';
 import { UnknownSummariserError } from './unknown-summariser.error';
@@ -14,10 +15,13 @@ export class SummariserRegistry {
   private readonly entries: ReadonlyMap<string, SummariserEntry>;
   /** One hook per strategy, made on first use (hooks are stateless wrappers). */
   private readonly hooks = new Map<string, ChannelSummariser>();
+  private readonly tracker = new ChannelStateTracker();
 
   constructor(
     entries: ReadonlyMap<string, SummariserEntry>,
     readonly defaultName: string = DEFAULT_SUMMARISER_NAME,
+    /** The text cap every hook holds its strategy's text to (default DEFAULT_SUMMARY_TEXT_MAX_CHARS). */
+    readonly textMaxChars?: number,
   ) {
     this.entries = new Map(entries);
     if (!this.entries.has(defaultName)) throw new UnknownSummariserError(defaultName, this.names());
@@ -47,12 +51,15 @@ export class SummariserRegistry {
     return flag === false ? { available: false, reason: unavailableReason ?? GENERIC_UNAVAILABLE_REASON } : { available: true };
   }
 
-  /** The summary-slot hook running the named strategy. */
+  /**
+   * The summary-slot hook running the named strategy: the composition of that strategy with the
+   * state tracker (see ChannelSummariser), whatever the strategy is.
+   */
   hookFor(name?: string | null): ChannelSummariser {
     const resolved = this.resolve(name);
     let hook = this.hooks.get(resolved);
     if (!hook) {
-      hook = new ChannelSummariser(this.get(resolved));
+      hook = new ChannelSummariser(this.get(resolved), { name: resolved, textMaxChars: this.textMaxChars, tracker: this.tracker });
       this.hooks.set(resolved, hook);
     }
     return hook;

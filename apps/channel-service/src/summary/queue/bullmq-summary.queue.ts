@@ -2,16 +2,14 @@ import { Logger } from '@nestjs/common';
 import { Job, Queue, Worker } from 'bullmq';
 import IORedis from 'ioredis';
 import { withTimeout } from '../../common/with-timeout';
-import { RetryPolicy, SummaryJobHandler, SummaryQueue } from './summary-queue';
+import { RetryPolicy, SummaryJob, SummaryJobHandler, SummaryQueue, summaryJobKey } from './summary-queue';
 
 export const SUMMARY_QUEUE_NAME = 'channel-summary';
 const SUMMARY_JOB_NAME = 'summarise';
 /** Failed jobs kept for inspection. */
 const KEEP_FAILED_JOBS = 1000;
 
-interface SummaryJobData {
-  channelId: string;
-}
+type SummaryJobData = SummaryJob;
 
 export interface BullmqQueueOptions {
   redisUrl: string;
@@ -21,7 +19,7 @@ export interface BullmqQueueOptions {
 }
 
 /**
- * BullMQ driver. One job per channel via `deduplication` keyed by channel id; with
+ * BullMQ driver. One job per channel (or thread) via `deduplication` keyed by summaryJobKey; with
  * `keepLastIfActive`, a trigger that arrives while the channel's job runs is kept and becomes
  * the next job when this one ends, so it is never lost and never runs in parallel.
  */
@@ -48,13 +46,13 @@ export class BullmqSummaryQueue extends SummaryQueue {
     this.queue.on('error', (err) => this.logger.debug({ err: err.message }, 'summary queue error'));
   }
 
-  async enqueue(channelId: string): Promise<boolean> {
+  async enqueueJob(job: SummaryJob): Promise<boolean> {
     try {
       await this.queue.add(
         SUMMARY_JOB_NAME,
-        { channelId },
+        job,
         {
-          deduplication: { id: channelId, keepLastIfActive: true },
+          deduplication: { id: summaryJobKey(job), keepLastIfActive: true },
           attempts: this.options.retry.attempts,
           backoff: { type: 'exponential', delay: this.options.retry.backoffMs },
           removeOnComplete: true,
@@ -63,7 +61,7 @@ export class BullmqSummaryQueue extends SummaryQueue {
       );
       return true;
     } catch (err) {
-      this.logger.warn({ channelId, err: (err as Error).message }, 'could not enqueue summary job; the sweep will retry');
+      this.logger.warn({ ...job, err: (err as Error).message }, 'could not enqueue summary job; the sweep will retry');
       return false;
     }
   }
@@ -72,14 +70,14 @@ export class BullmqSummaryQueue extends SummaryQueue {
     // Workers block on Redis and must never give up on a command.
     this.workerConnection = new IORedis(this.options.redisUrl, { maxRetriesPerRequest: null });
     this.workerConnection.on('error', (err) => this.logger.debug({ err: err.message }, 'redis worker connection error'));
-    this.worker = new Worker<SummaryJobData>(SUMMARY_QUEUE_NAME, (job: Job<SummaryJobData>) => handler(job.data.channelId, job.attemptsMade + 1), {
+    this.worker = new Worker<SummaryJobData>(SUMMARY_QUEUE_NAME, (job: Job<SummaryJobData>) => handler(job.data, job.attemptsMade + 1), {
       connection: this.workerConnection,
       prefix: this.options.prefix,
       concurrency: this.options.concurrency,
     });
     this.worker.on('error', (err) => this.logger.debug({ err: err.message }, 'summary worker error'));
     this.worker.on('failed', (job, err) =>
-      this.logger.warn({ channelId: job?.data.channelId, attempt: job?.attemptsMade, err: err.message }, 'summary job attempt failed'),
+      this.logger.warn({ channelId: job?.data.channelId, correlationId: job?.data.correlationId, attempt: job?.attemptsMade, err: err.message }, 'summary job attempt failed'),
     );
   }
 

@@ -1,7 +1,8 @@
 import { Logger } from '@nestjs/common';
-import { backoffDelay, RetryPolicy, SummaryJobHandler, SummaryQueue } from './summary-queue';
+import { backoffDelay, RetryPolicy, SummaryJob, SummaryJobHandler, SummaryQueue, summaryJobKey } from './summary-queue';
 
 interface ChannelState {
+  job: SummaryJob;
   running: boolean;
   /** A trigger arrived while running: run once more afterwards. */
   rerun: boolean;
@@ -9,7 +10,7 @@ interface ChannelState {
 
 /**
  * Jobs in this process, with the same per-channel guarantees as the BullMQ driver: one job per
- * channel at a time, triggers during a run are kept, failures retry with exponential backoff,
+ * channel (or thread, keyed by summaryJobKey) at a time, triggers during a run are kept, failures retry with exponential backoff,
  * and at most `concurrency` channels run at once.
  */
 export class InProcessSummaryQueue extends SummaryQueue {
@@ -28,15 +29,16 @@ export class InProcessSummaryQueue extends SummaryQueue {
     super();
   }
 
-  async enqueue(channelId: string): Promise<boolean> {
+  async enqueueJob(job: SummaryJob): Promise<boolean> {
     if (this.closed) return false;
-    const state = this.channels.get(channelId);
+    const key = summaryJobKey(job);
+    const state = this.channels.get(key);
     if (state) {
       if (state.running) state.rerun = true;
       return true; // already queued or running: deduplicated
     }
-    this.channels.set(channelId, { running: false, rerun: false });
-    this.waiting.push(channelId);
+    this.channels.set(key, { job, running: false, rerun: false });
+    this.waiting.push(key);
     this.pump();
     return true;
   }
@@ -60,9 +62,9 @@ export class InProcessSummaryQueue extends SummaryQueue {
 
   private pump(): void {
     while (this.handler && !this.closed && this.active < this.concurrency && this.waiting.length > 0) {
-      const channelId = this.waiting.shift()!;
+      const key = this.waiting.shift()!;
       this.active++;
-      const run = this.runChannel(channelId).finally(() => {
+      const run = this.runChannel(key).finally(() => {
         this.active--;
         this.inFlight.delete(run);
         this.pump();
@@ -71,24 +73,24 @@ export class InProcessSummaryQueue extends SummaryQueue {
     }
   }
 
-  private async runChannel(channelId: string): Promise<void> {
-    const state = this.channels.get(channelId)!;
+  private async runChannel(key: string): Promise<void> {
+    const state = this.channels.get(key)!;
     state.running = true;
     do {
       state.rerun = false;
-      await this.runWithRetries(channelId);
+      await this.runWithRetries(state.job);
     } while (state.rerun && !this.closed);
-    this.channels.delete(channelId);
+    this.channels.delete(key);
   }
 
-  private async runWithRetries(channelId: string): Promise<void> {
+  private async runWithRetries(job: SummaryJob): Promise<void> {
     for (let attempt = 1; attempt <= this.retry.attempts; attempt++) {
       try {
-        await this.handler!(channelId, attempt);
+        await this.handler!(job, attempt);
         return;
       } catch (err) {
         if (attempt === this.retry.attempts || this.closed) {
-          this.logger.warn({ channelId, attempt, err }, 'summary job failed; giving up until the next trigger');
+          this.logger.warn({ ...job, attempt, err }, 'summary job failed; giving up until the next trigger');
           return;
         }
         await new Promise((r) => setTimeout(r, backoffDelay(this.retry, attempt)));

@@ -1,20 +1,44 @@
-/**
- * Runs one summary job for a channel. Rejecting means "failed; retry with backoff". The handler
- * checks the channel is still due (Postgres decides: threshold, time trigger or a recorded
- * refresh), so a trigger kept while a job ran does not cause a tiny extra step. `attempt` counts
- * from 1; a retry (> 1) was already spaced by the queue's backoff, so the channel's failure
- * backoff does not hold it back.
- */
-export type SummaryJobHandler = (channelId: string, attempt: number) => Promise<void>;
+import { threadKey } from '../../threads/thread-key';
+
+/** What a job summarises: a channel's summary slot, or (with a correlation id) one closed thread of it. */
+export interface SummaryJob {
+  channelId: string;
+  correlationId?: string;
+}
+
+/** The job's identity for deduplication: the channel id, or `channelId:correlationId` for a thread (channel ids have no ':'). */
+export function summaryJobKey(job: SummaryJob): string {
+  return job.correlationId === undefined ? job.channelId : threadKey(job.channelId, job.correlationId);
+}
 
 /**
- * The summary job queue, per channel: at most one job queued or running per channel, and a
+ * Runs one summary job. Rejecting means "failed; retry with backoff". The handler checks the
+ * channel (or thread) is still due (Postgres decides: threshold, time trigger or a recorded
+ * refresh; for a thread, the thread index), so a trigger kept while a job ran does not cause a
+ * tiny extra step. `attempt` counts from 1; a retry (> 1) was already spaced by the queue's
+ * backoff, so the channel's failure backoff does not hold it back.
+ */
+export type SummaryJobHandler = (job: SummaryJob, attempt: number) => Promise<void>;
+
+/**
+ * The summary job queue: at most one job queued or running per channel (and per thread), and a
  * trigger that arrives while one runs is kept (it runs once more afterwards). Two drivers:
  * BullMQ on Redis, and in-process when no Redis is configured.
  */
 export abstract class SummaryQueue {
-  /** Asks for a summary job for the channel. Never throws: a lost trigger is recovered by the sweep. */
-  abstract enqueue(channelId: string): Promise<boolean>;
+  /** Asks for a job. Never throws: a lost trigger is recovered by the sweep. */
+  abstract enqueueJob(job: SummaryJob): Promise<boolean>;
+
+  /** Asks for a summary job for the channel's summary slot. */
+  enqueue(channelId: string): Promise<boolean> {
+    return this.enqueueJob({ channelId });
+  }
+
+  /** Asks for a summary of one closed thread. */
+  enqueueThread(channelId: string, correlationId: string): Promise<boolean> {
+    return this.enqueueJob({ channelId, correlationId });
+  }
+
   /** Starts consuming jobs with this handler (worker roles only). */
   abstract startWorker(handler: SummaryJobHandler): Promise<void>;
   /**

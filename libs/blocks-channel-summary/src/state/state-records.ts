@@ -2,6 +2,8 @@ import { MessageType } from '@qhorus/api';
 
 /** The two request types that open a thread. */
 export type RequestType = MessageType.QUERY | MessageType.COMMAND;
+/** Types that open (or reopen) a thread (DESIGN §2): the requests, and a HANDOFF. */
+export type ThreadType = RequestType | MessageType.HANDOFF;
 
 /** How a thread left the open list (or, for HANDOFF, changed hands while staying open). */
 export type ClosureOutcome =
@@ -20,14 +22,15 @@ export type Instant = Date | string;
 /** The contract shape of one `openThreads` entry (DESIGN §3). */
 export interface OpenThread {
   readonly correlationId: string | null;
-  readonly type: RequestType;
+  /** The type of the message that opened (or last reopened) the thread. */
+  readonly type: ThreadType;
   readonly sender: string;
   readonly seq: number;
 }
 
 /** What the report shows about an open thread beyond the contract shape (`openThreadDetails`, keyed by seq). */
 export interface OpenThreadDetail {
-  /** Who is asked: the request's target, or the agent it was last handed off to; null = anyone. */
+  /** Who owes the next step: the request's target, or the agent it was last handed off to; null = anyone. */
   readonly target: string | null;
   readonly topic: string;
   readonly at: string;
@@ -46,7 +49,7 @@ export interface OpenRecord extends OpenThread {
   readonly text: string;
   /**
    * Memo of the record's JSON in `openThreads` / `openThreadDetails`, written once by the encoder
-   * (see encode-heuristic-snapshot.ts): a carried-over thread is serialised once, not once per
+   * (see encode-state-snapshot.ts): a carried-over thread is serialised once, not once per
    * call. A copy with other values must reset both (see `reassigned`).
    */
   threadJson?: string;
@@ -54,7 +57,7 @@ export interface OpenRecord extends OpenThread {
 }
 
 /** A copy of an open record handed to another agent (memos reset: the details changed). */
-export function reassigned(record: OpenRecord, target: string): OpenRecord {
+export function reassigned(record: OpenRecord, target: string | null): OpenRecord {
   return { ...record, target, threadJson: undefined, detailJson: undefined };
 }
 
@@ -63,7 +66,7 @@ export interface ClosureRecord {
   readonly outcome: ClosureOutcome;
   /** The request it closed, when one was matched (unmatched DONE/DECLINE/FAILURE/HANDOFF are kept too). */
   readonly correlationId: string | null;
-  readonly requestType: RequestType | null;
+  readonly requestType: ThreadType | null;
   readonly requester: string | null;
   readonly requestSeq: number | null;
   /** Who closed it (or handed it off). */

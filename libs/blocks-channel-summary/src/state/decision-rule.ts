@@ -11,14 +11,14 @@ const ASCII_CASE_OFFSET = LOWER_A - 'A'.charCodeAt(0);
 /**
  * The decision rule. A non-EVENT message records a decision when
  *  1. it is a DONE (work declared complete is a settled outcome), or
- *  2. it is a RESPONSE that closes an open COMMAND (the answer to an instruction), or
+ *  2. it is a RESPONSE in an open COMMAND's thread (the answer to an instruction), or
  *  3. its content starts with "Decision:" or "Decided" (any case), whatever its type.
- * `closesCommand` says whether the message closed an open COMMAND (rule 2).
+ * `answersCommand` says whether the message is a RESPONSE in an open COMMAND's thread (rule 2).
  * Hot path: char-code comparisons only, no regex, no allocation.
  */
-export function isDecision(m: Message, closesCommand: boolean): boolean {
+export function isDecision(m: Message, answersCommand: boolean): boolean {
   if (m.type === MessageType.DONE) return true;
-  if (closesCommand && m.type === MessageType.RESPONSE) return true;
+  if (answersCommand && m.type === MessageType.RESPONSE) return true;
   for (const prefix of DECISION_PREFIXES) if (startsWithIgnoringCase(m.content, prefix)) return true;
   return false;
 }

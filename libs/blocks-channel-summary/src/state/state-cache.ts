@@ -1,7 +1,7 @@
-import { HeuristicSnapshot } from './heuristic-snapshot';
+import { ChannelStateSnapshot } from './state-snapshot';
 
 interface Entry {
-  readonly snapshot: HeuristicSnapshot;
+  readonly snapshot: ChannelStateSnapshot;
   readonly own: Readonly<Record<string, string>>;
 }
 
@@ -12,14 +12,14 @@ interface Entry {
  * It is only a shortcut: a hit requires every own key to be unchanged, anything else (a result
  * read back from the database, edited, or produced by another tier) decodes from annotations.
  */
-export class HeuristicStateCache {
+export class StateCache {
   private readonly entries = new WeakMap<object, Entry>();
 
-  remember(annotations: Readonly<Record<string, string>>, snapshot: HeuristicSnapshot, own: Readonly<Record<string, string>>): void {
+  remember(annotations: Readonly<Record<string, string>>, snapshot: ChannelStateSnapshot, own: Readonly<Record<string, string>>): void {
     this.entries.set(annotations, { snapshot, own });
   }
 
-  recall(annotations: Readonly<Record<string, string>>): HeuristicSnapshot | undefined {
+  recall(annotations: Readonly<Record<string, string>>): ChannelStateSnapshot | undefined {
     const entry = this.entries.get(annotations);
     if (!entry) return undefined;
     for (const key in entry.own) {

@@ -1,5 +1,5 @@
-import { HEURISTIC_KEYS as K, HEURISTIC_TIER } from './heuristic-annotation-keys';
-import { HeuristicSnapshot, OpenThreadView } from './heuristic-snapshot';
+import { STATE_KEYS as K } from './state-keys';
+import { ChannelStateSnapshot, OpenThreadView } from './state-snapshot';
 
 /** `openThreads` entry: exactly the contract shape. Memoised on the record (see OpenRecord). */
 function threadJson(v: OpenThreadView): string {
@@ -22,15 +22,13 @@ function joinJson(open: string, views: readonly OpenThreadView[], fragment: (v: 
 }
 
 /**
- * The heuristic's own annotation keys for a snapshot (and only those: the caller overlays them on
- * the previous annotations). `periodStart`/`periodEnd` are omitted while no message was seen.
+ * The state keys for a snapshot (and only those: the caller overlays them on the strategy's
+ * annotations). `periodStart`/`periodEnd` are omitted while no message was seen.
  * The open lists are assembled from per-record JSON, exactly what JSON.stringify would give.
  */
-export function encodeHeuristicSnapshot(snapshot: HeuristicSnapshot, itemCount: number): Record<string, string> {
+export function encodeStateSnapshot(snapshot: ChannelStateSnapshot): Record<string, string> {
   const open = snapshot.openThreads;
   const own: Record<string, string> = {
-    [K.tier]: HEURISTIC_TIER,
-    [K.itemCount]: String(itemCount),
     [K.participants]: JSON.stringify(snapshot.participants.map(([name]) => name)),
     [K.participantCounts]: JSON.stringify(Object.fromEntries(snapshot.participants)),
     [K.topics]: JSON.stringify(snapshot.topics.map(([name]) => name)),

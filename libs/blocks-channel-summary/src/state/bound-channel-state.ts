@@ -1,15 +1,15 @@
 import { excerpt } from '../text/excerpt';
 import {
   DECISIONS_KEEP,
-  HEURISTIC_EXCERPT_CAP,
+  STATE_EXCERPT_CAP,
   NAME_LIST_CAP,
   OPEN_THREADS_CAP,
   RECENT_CLOSURES_KEEP,
   STATUS_AGENTS_KEEP,
-} from './heuristic-limits';
-import { Instant, OpenRecord } from './heuristic-records';
-import { HeuristicSnapshot, NameCount, OpenThreadView } from './heuristic-snapshot';
-import { HeuristicState } from './heuristic-state';
+} from './state-limits';
+import { Instant, OpenRecord } from './state-records';
+import { ChannelStateSnapshot, NameCount, OpenThreadView } from './state-snapshot';
+import { ChannelState } from './channel-state';
 
 /**
  * Applies the ageing rules and materialises what survives (done once per call):
@@ -19,7 +19,7 @@ import { HeuristicState } from './heuristic-state';
  * - participants and topics: past NAME_LIST_CAP the least active are dropped (first-seen order kept).
  * Only kept records are excerpted and have their dates formatted.
  */
-export function boundHeuristicState(state: HeuristicState): HeuristicSnapshot {
+export function boundChannelState(state: ChannelState): ChannelStateSnapshot {
   dropOldestOpen(state);
   return {
     participants: boundNames(state.participantCounts),
@@ -39,7 +39,7 @@ export function boundHeuristicState(state: HeuristicState): HeuristicSnapshot {
   };
 }
 
-function dropOldestOpen(state: HeuristicState): void {
+function dropOldestOpen(state: ChannelState): void {
   let excess = state.open.size - OPEN_THREADS_CAP;
   if (excess <= 0) return;
   state.openDropped += excess;
@@ -67,18 +67,18 @@ function boundNames(counts: ReadonlyMap<string, number>): NameCount[] {
  * call) is returned as is: reusing the object lets the encoder reuse its cached JSON.
  */
 function materialise<R extends { readonly at: Instant; readonly text: string }>(r: R): R & { readonly at: string } {
-  if (typeof r.at === 'string' && r.text.length <= HEURISTIC_EXCERPT_CAP) return r as R & { readonly at: string };
+  if (typeof r.at === 'string' && r.text.length <= STATE_EXCERPT_CAP) return r as R & { readonly at: string };
   return { ...r, at: instantToIso(r.at), text: shorten(r.text) };
 }
 
 /** As `materialise`; a new open record starts with empty JSON memos (see OpenRecord). */
 function materialiseOpen(r: OpenRecord): OpenThreadView {
-  if (typeof r.at === 'string' && r.text.length <= HEURISTIC_EXCERPT_CAP) return r as OpenThreadView;
+  if (typeof r.at === 'string' && r.text.length <= STATE_EXCERPT_CAP) return r as OpenThreadView;
   return { ...r, at: instantToIso(r.at), text: shorten(r.text), threadJson: undefined, detailJson: undefined };
 }
 
 function shorten(text: string): string {
-  return excerpt(text, HEURISTIC_EXCERPT_CAP);
+  return excerpt(text, STATE_EXCERPT_CAP);
 }
 
 /** Largest magnitude a JS Date can hold (ECMAScript time range), in epoch ms. */

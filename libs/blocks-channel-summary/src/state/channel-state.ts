@@ -1,10 +1,10 @@
-import { ClosureRecord, DecisionRecord, OpenRecord, StatusRecord } from './heuristic-records';
+import { ClosureRecord, DecisionRecord, OpenRecord, StatusRecord } from './state-records';
 
 /**
- * The heuristic's working state during one `summarise` call: decoded from the previous
- * annotations, folded over the batch, then bounded and encoded back. Nothing else carries over.
+ * The tracker's working state during one call: decoded from the previous annotations, folded
+ * over the batch, then bounded and encoded back. Nothing else carries over.
  */
-export interface HeuristicState {
+export interface ChannelState {
   /** Conversation messages per sender, in first-seen order. */
   readonly participantCounts: Map<string, number>;
   /** Conversation messages per topic, in first-seen order. */
@@ -36,7 +36,7 @@ export function threadKey(correlationId: string | null, seq: number): string {
   return correlationId ?? SEQ_KEY_PREFIX + seq;
 }
 
-export function emptyHeuristicState(): HeuristicState {
+export function emptyChannelState(): ChannelState {
   return {
     participantCounts: new Map(),
     topicCounts: new Map(),

@@ -1,9 +1,9 @@
-import { HeuristicSnapshot } from './heuristic-snapshot';
-import { emptyHeuristicState, HeuristicState, threadKey } from './heuristic-state';
+import { ChannelStateSnapshot } from './state-snapshot';
+import { emptyChannelState, ChannelState, threadKey } from './channel-state';
 
 /** Rebuilds the working state from a snapshot (records are shared, never mutated: see OpenRecord). */
-export function stateFromSnapshot(s: HeuristicSnapshot): HeuristicState {
-  const state = emptyHeuristicState();
+export function stateFromSnapshot(s: ChannelStateSnapshot): ChannelState {
+  const state = emptyChannelState();
   for (const [name, count] of s.participants) state.participantCounts.set(name, count);
   for (const [name, count] of s.topics) state.topicCounts.set(name, count);
   state.periodStartMs = s.periodStart === null ? NaN : Date.parse(s.periodStart);

@@ -1,4 +1,4 @@
-import { ClosureRecord, OpenThread, OpenThreadDetail } from './heuristic-records';
+import { ClosureRecord, OpenThread, OpenThreadDetail } from './state-records';
 
 /** A name with its message count. */
 export type NameCount = readonly [name: string, count: number];
@@ -33,7 +33,7 @@ export interface StatusView {
  * The bounded, fully materialised state after a call: strings and excerpts only. Both the
  * annotations and the report are produced from it. Every list is in ascending seq order.
  */
-export interface HeuristicSnapshot {
+export interface ChannelStateSnapshot {
   readonly participants: readonly NameCount[];
   readonly topics: readonly NameCount[];
   readonly periodStart: string | null;

@@ -1,7 +1,7 @@
-import { DEFAULT_TOPIC, MessageType } from '@qhorus/api';
-import { HEURISTIC_KEYS as K } from './heuristic-annotation-keys';
-import { ClosureOutcome, ClosureRecord, DecisionRecord, OpenRecord, RequestType, StatusRecord } from './heuristic-records';
-import { emptyHeuristicState, HeuristicState, threadKey } from './heuristic-state';
+import { DEFAULT_TOPIC, MessageType, THREAD_OPENING_TYPES } from '@qhorus/api';
+import { STATE_KEYS as K } from './state-keys';
+import { ClosureOutcome, ClosureRecord, DecisionRecord, OpenRecord, StatusRecord, ThreadType } from './state-records';
+import { emptyChannelState, ChannelState, threadKey } from './channel-state';
 import {
   asNullableString,
   asSeq,
@@ -14,7 +14,7 @@ import {
   readJsonObject,
 } from './json-annotation';
 
-const REQUEST_TYPE_NAMES: ReadonlySet<string> = new Set([MessageType.QUERY, MessageType.COMMAND]);
+const THREAD_TYPE_NAMES: ReadonlySet<string> = THREAD_OPENING_TYPES;
 const OUTCOME_NAMES: ReadonlySet<string> = new Set([
   MessageType.RESPONSE,
   MessageType.DONE,
@@ -24,12 +24,12 @@ const OUTCOME_NAMES: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * Decodes the heuristic's state from the previous annotations, once per call (never per message).
+ * Decodes the channel state from the previous annotations, once per call (never per message).
  * Every value is validated; a malformed value or entry reads as absent rather than throwing,
  * because annotations may have been written by another tier, another version or by hand.
  */
-export function readHeuristicState(annotations: Readonly<Record<string, string>>): HeuristicState {
-  const state = emptyHeuristicState();
+export function readChannelState(annotations: Readonly<Record<string, string>>): ChannelState {
+  const state = emptyChannelState();
   readNameCounts(annotations[K.participants], annotations[K.participantCounts], state.participantCounts);
   readNameCounts(annotations[K.topics], annotations[K.topicCounts], state.topicCounts);
   state.periodStartMs = readInstantMs(annotations[K.periodStart]);
@@ -65,7 +65,7 @@ function isCount(n: unknown): n is number {
   return typeof n === 'number' && Number.isSafeInteger(n) && n >= 0;
 }
 
-function readOpenThreads(list: string | undefined, details: string | undefined, state: HeuristicState): void {
+function readOpenThreads(list: string | undefined, details: string | undefined, state: ChannelState): void {
   const detailBySeq = readJsonObject(details);
   const records: OpenRecord[] = [];
   for (const raw of readJsonArray(list)) {
@@ -86,12 +86,12 @@ function toOpenRecord(raw: unknown, detailBySeq: JsonObject): OpenRecord | undef
   const type = asString(raw.type);
   const sender = asString(raw.sender);
   const seq = asSeq(raw.seq);
-  if (type === undefined || !REQUEST_TYPE_NAMES.has(type) || sender === undefined || seq === undefined) return undefined;
+  if (type === undefined || !THREAD_TYPE_NAMES.has(type) || sender === undefined || seq === undefined) return undefined;
   const key = String(seq);
   const detail = Object.hasOwn(detailBySeq, key) && isObject(detailBySeq[key]) ? (detailBySeq[key] as JsonObject) : {};
   return {
     correlationId: asNullableString(raw.correlationId),
-    type: type as RequestType,
+    type: type as ThreadType,
     sender,
     seq,
     target: asNullableString(detail.target),
@@ -113,7 +113,7 @@ function toClosure(raw: unknown): ClosureRecord | undefined {
   return {
     outcome: outcome as ClosureOutcome,
     correlationId: asNullableString(raw.correlationId),
-    requestType: requestType !== undefined && REQUEST_TYPE_NAMES.has(requestType) ? (requestType as RequestType) : null,
+    requestType: requestType !== undefined && THREAD_TYPE_NAMES.has(requestType) ? (requestType as ThreadType) : null,
     requester: asNullableString(raw.requester),
     requestSeq: asSeq(raw.requestSeq) ?? null,
     by,

@@ -1,0 +1,10 @@
+import { THREAD_STATUSES, ThreadStatus } from '@qhorus/api';
+import { IsIn, IsOptional } from 'class-validator';
+import { PageQuery } from './page.query';
+
+export class ListThreadsQuery extends PageQuery {
+  /** Only threads in this status: open, answered, done, declined or failed (default: all). */
+  @IsOptional()
+  @IsIn(THREAD_STATUSES)
+  status?: ThreadStatus;
+}

@@ -1,0 +1,22 @@
+import { Transform } from 'class-transformer';
+import { IsInt, IsOptional, Max, Min } from 'class-validator';
+
+const toInt = ({ value }: { value: unknown }) => (typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : value);
+
+/** A page after a seq (threads: their opened seq; a thread's messages: their seq), oldest first. */
+export class PageQuery {
+  /** Only entries with seq greater than this (default 0). */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(Number.MAX_SAFE_INTEGER) // larger values lose precision in JSON numbers (and overflow bigint)
+  afterSeq?: number;
+
+  /** Page size (default and maximum are configured). */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  limit?: number;
+}

@@ -1,0 +1,109 @@
+import { MESSAGE_TYPES, MessageType, THREAD_OPENING_TYPES, THREAD_STATUSES, ThreadState, ThreadStatus, threadStep } from '@qhorus/api';
+
+/**
+ * The thread rules as data the post statement can look up, so the thread index is written in the
+ * post's own statement (one round trip) and still follows `applyThreadRule` exactly: for one
+ * message type, this table maps every state a thread can be in before the message to the state
+ * after it. It is COMPUTED from `threadStep` (never written by hand), and the statement only looks
+ * the current row up in it (see messages.repository.ts).
+ *
+ * Owner and target are opaque to the rules, so sentinels stand in for them: the rules' answer says
+ * whether the owner is kept or becomes the message's target.
+ */
+export interface ThreadTransition {
+  /** Status after the message; null: still no thread. */
+  s: ThreadStatus | null;
+  /** Thread type after the message; null: still no thread. */
+  y: MessageType | null;
+  /** `keep` the current owner, or take the message's `target`. */
+  o: 'keep' | 'target';
+  /** The message opened or reopened the thread (it becomes opener and opened seq). */
+  open: boolean;
+  /** The message closed the thread (its seq becomes the closed seq). */
+  close: boolean;
+}
+
+/** Key of a thread state in a transition table: `status|type`, both empty for "no thread". */
+export function transitionKey(state: Pick<ThreadState, 'status' | 'type'> | null): string {
+  return state ? `${state.status}|${state.type}` : '|';
+}
+
+const OWNER = '\u0000owner';
+const TARGET = '\u0000target';
+
+/** Every state a thread can be in: none, or each status with each type that opens threads. */
+export const PRIOR_STATES: readonly (ThreadState | null)[] = [
+  null,
+  ...THREAD_STATUSES.flatMap((status) => [...THREAD_OPENING_TYPES].map((type) => ({ status, type, owner: OWNER }))),
+];
+
+function transitionTable(type: MessageType): Record<string, ThreadTransition> {
+  const table: Record<string, ThreadTransition> = {};
+  for (const prior of PRIOR_STATES) {
+    const { next, opened, closed } = threadStep(prior, { type, target: TARGET });
+    if (next !== null && next.owner !== OWNER && next.owner !== TARGET) {
+      throw new Error(`thread rules gave an owner that is neither the current owner nor the target (${type})`);
+    }
+    table[transitionKey(prior)] = {
+      s: next?.status ?? null,
+      y: next?.type ?? null,
+      o: next?.owner === TARGET ? 'target' : 'keep',
+      open: opened,
+      close: closed,
+    };
+  }
+  return table;
+}
+
+/** One table per message type, as the JSON text the post statement takes as a parameter. */
+const TABLES: ReadonlyMap<MessageType, string> = new Map(MESSAGE_TYPES.map((type) => [type, JSON.stringify(transitionTable(type))]));
+
+export function transitionTableJson(type: MessageType): string {
+  return TABLES.get(type)!;
+}
+
+/**
+ * For a batch: the messages of one thread inside one batch (in seq order) folded into ONE
+ * transition per prior state, since one statement can write a row only once. Offsets count back
+ * from the group's last message (0 = last), so the statement derives seqs from its own.
+ */
+export interface GroupTransition {
+  s: ThreadStatus | null;
+  y: MessageType | null;
+  /** `keep` the current owner, or `set` it to `owner`. */
+  o: 'keep' | 'set';
+  owner: string | null;
+  /** Offset of the message that last opened the thread in the group (it becomes opener and opened seq), or null. */
+  open: number | null;
+  /** `keep` the closed seq, `clear` it (reopened, still open), or the offset of the message that closed it. */
+  close: 'keep' | 'clear' | number;
+}
+
+export function groupTransitionTable(messages: readonly { type: MessageType; target: string | null }[]): Record<string, GroupTransition> {
+  const table: Record<string, GroupTransition> = {};
+  const last = messages.length - 1;
+  for (const prior of PRIOR_STATES) {
+    let state: ThreadState | null = prior;
+    let open: number | null = null;
+    let close: GroupTransition['close'] = 'keep';
+    messages.forEach((m, i) => {
+      const step = threadStep(state, m);
+      state = step.next;
+      if (step.opened) {
+        open = last - i;
+        close = 'clear';
+      }
+      if (step.closed) close = last - i;
+    });
+    const next = state as ThreadState | null;
+    table[transitionKey(prior)] = {
+      s: next?.status ?? null,
+      y: next?.type ?? null,
+      o: next !== null && next.owner === OWNER ? 'keep' : 'set',
+      owner: next === null || next.owner === OWNER ? null : next.owner,
+      open,
+      close,
+    };
+  }
+  return table;
+}

@@ -1,0 +1,79 @@
+import { Injectable, NotFoundException } from '@nestjs/common';
+import { Principal } from '../auth/principal';
+import { Channel } from '../channels/channel.entity';
+import { ChannelsService } from '../channels/channels.service';
+import { AppConfig } from '../config/app-config';
+import { messageView, toMessage } from '../messages/message.entity';
+import { MessagesRepository } from '../messages/messages.repository';
+import { InboxQuery } from './dto/inbox.query';
+import { ListThreadsQuery } from './dto/list-threads.query';
+import { PageQuery } from './dto/page.query';
+import { hasCurrentSummary, Thread } from './thread.entity';
+import { inboxItemView, threadView } from './thread.view';
+import { ThreadSummariesRepository } from './thread-summaries.repository';
+import { threadSummaryView, ThreadSummaryView } from './thread-summary.view';
+import { ThreadsRepository } from './threads.repository';
+
+/**
+ * Reads of the durable thread index: a channel's threads, one thread with its messages and
+ * summary, and the caller's inbox across channels. Channel visibility is ChannelsService's (a
+ * private channel is a 404 to outsiders, and never shows up in their inbox).
+ */
+@Injectable()
+export class ThreadsService {
+  constructor(
+    private readonly channels: ChannelsService,
+    private readonly threads: ThreadsRepository,
+    private readonly messages: MessagesRepository,
+    private readonly summaries: ThreadSummariesRepository,
+    private readonly config: AppConfig,
+  ) {}
+
+  async list(channelName: string, query: ListThreadsQuery, by: Principal) {
+    const channel = await this.channels.get(channelName, by);
+    const threads = await this.threads.list(channel.id, query.status ?? null, query.afterSeq ?? 0, this.pageLimit(query.limit));
+    return threads.map((t) => threadView(channel.name, t));
+  }
+
+  /** The thread, a page of its messages, and its summary once closed and summarised (else null). */
+  async get(channelName: string, correlationId: string, query: PageQuery, by: Principal) {
+    const channel = await this.channels.get(channelName, by);
+    const thread = await this.findThread(channel, correlationId);
+    const rows = await this.messages.threadPage(channel.id, correlationId, query.afterSeq ?? 0, this.pageLimit(query.limit));
+    const summary = hasCurrentSummary(thread) ? await this.summaries.find(channel.id, correlationId) : null;
+    return {
+      ...threadView(channel.name, thread),
+      messages: rows.map((r) => messageView(toMessage(r, channel.name))),
+      summary: summary ? threadSummaryView(channel, summary) : null,
+    };
+  }
+
+  /** 404 when the channel is not visible to the caller, the thread is unknown, open, or its last close is not summarised yet. */
+  async summary(channelName: string, correlationId: string, by: Principal): Promise<ThreadSummaryView> {
+    const channel = await this.channels.get(channelName, by);
+    const thread = await this.threads.find(channel.id, correlationId);
+    const summary = thread && hasCurrentSummary(thread) ? await this.summaries.find(channel.id, correlationId) : null;
+    if (!summary) {
+      throw new NotFoundException(`Thread '${correlationId}' in channel '${channel.name}' has no summary (it is unknown, open, or not summarised yet)`);
+    }
+    return threadSummaryView(channel, summary);
+  }
+
+  /** The caller's open obligations in every channel it may read, oldest first. */
+  async inbox(query: InboxQuery, by: Principal) {
+    const visible = await this.channels.list(by);
+    const items = await this.threads.inbox(by.name, visible.map((c) => c.id), this.pageLimit(query.limit));
+    const now = new Date();
+    return items.map((t) => inboxItemView(t, by.name, now));
+  }
+
+  private async findThread(channel: Channel, correlationId: string): Promise<Thread> {
+    const thread = await this.threads.find(channel.id, correlationId);
+    if (!thread) throw new NotFoundException(`Thread '${correlationId}' not found in channel '${channel.name}'`);
+    return thread;
+  }
+
+  private pageLimit(limit: number | undefined): number {
+    return Math.min(limit ?? this.config.QHORUS_PAGE_LIMIT_DEFAULT, this.config.QHORUS_PAGE_LIMIT_MAX);
+  }
+}

@@ -1,0 +1,49 @@
+import { applyThreadRule, MESSAGE_TYPES, MessageType, THREAD_OPENING_TYPES, THREAD_STATUSES, ThreadState } from '@qhorus/api';
+import { THREAD_RULES_AT_1765600000000 } from '../../../../migrations/1765600000000-thread-rules';
+import { ThreadTransition, transitionKey, transitionTableJson } from '../../src/threads/thread-transitions';
+
+/** What the post statement does with a table entry (messages.repository.ts, INSERT_WITH_THREAD_SQL). */
+function applyLikeSql(prior: ThreadState | null, message: { type: MessageType; target: string | null }): ThreadState | null {
+  const table: Record<string, ThreadTransition> = JSON.parse(transitionTableJson(message.type));
+  const x = table[transitionKey(prior)];
+  if (x.s === null || x.y === null) return null;
+  return { status: x.s, type: x.y, owner: x.o === 'target' ? message.target : (prior?.owner ?? null) };
+}
+
+describe('thread transition tables (the thread rules as the post statement looks them up)', () => {
+  const priors: (ThreadState | null)[] = [null];
+  for (const status of THREAD_STATUSES) for (const type of THREAD_OPENING_TYPES) for (const owner of [null, 'bob']) priors.push({ status, type, owner });
+
+  it('agree with applyThreadRule for every (status, type) a thread can be in, every message type, owner and target', () => {
+    for (const prior of priors) {
+      for (const type of MESSAGE_TYPES) {
+        for (const target of [null, 'carol']) {
+          const expected = applyThreadRule(prior, { type, target });
+          expect({ prior, type, target, state: applyLikeSql(prior, { type, target }) }).toEqual({ prior, type, target, state: expected });
+        }
+      }
+    }
+  });
+
+  it('mark opening and closing exactly when the status changes to or from open', () => {
+    for (const prior of priors) {
+      for (const type of MESSAGE_TYPES) {
+        const x: ThreadTransition = JSON.parse(transitionTableJson(type))[transitionKey(prior)];
+        const wasOpen = prior?.status === 'open';
+        const isOpen = x.s === 'open';
+        expect({ prior, type, open: x.open, close: x.close }).toEqual({ prior, type, open: !wasOpen && isOpen, close: wasOpen && !isOpen });
+      }
+    }
+  });
+
+  it('a QUERY answered by a RESPONSE closes; a RESPONSE leaves a COMMAND open', () => {
+    const rows = JSON.parse(transitionTableJson(MessageType.RESPONSE));
+    expect(rows['open|QUERY']).toEqual({ s: 'answered', y: 'QUERY', o: 'keep', open: false, close: true });
+    expect(rows['open|COMMAND']).toEqual({ s: 'open', y: 'COMMAND', o: 'keep', open: false, close: false });
+    expect(rows['|']).toEqual({ s: null, y: null, o: 'keep', open: false, close: false });
+  });
+
+  it('the thread index migration\'s frozen copy still equals the rules (it backfills with it)', () => {
+    for (const type of MESSAGE_TYPES) expect({ type, table: THREAD_RULES_AT_1765600000000[type] }).toEqual({ type, table: JSON.parse(transitionTableJson(type)) });
+  });
+});
