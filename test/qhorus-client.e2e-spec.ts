@@ -113,12 +113,24 @@ describe('@qhorus/client against the real service', () => {
     expect(thread).toMatchObject({ correlationId: 'run-1', closedBy: 'DONE', firstSeq: 4, lastSeq: 5 });
   });
 
+  it('threads and the inbox: the thread index, one thread with its messages, the caller\'s open obligations', async () => {
+    await alice.postMessage('client-e2e', { type: 'QUERY', content: 'Bob, can you tag the release?', correlationId: 'q-tag', target: 'bob' });
+    const threads = await bob.listThreads('client-e2e');
+    expect(threads.map((th) => th.correlationId)).toEqual(expect.arrayContaining(['q-review', 'run-1', 'q-tag']));
+    const tag = await bob.getThread('client-e2e', 'q-tag');
+    expect(tag).toMatchObject({ correlationId: 'q-tag', opener: 'alice', owner: 'bob', closedSeq: null, summary: null });
+    expect(tag.messages.map((m) => m.content)).toEqual(['Bob, can you tag the release?']);
+    const inbox = await bob.inbox();
+    expect(inbox.filter((i) => i.correlationId === 'q-tag')).toEqual([expect.objectContaining({ channel: 'client-e2e', reason: 'owed', content: 'Bob, can you tag the release?' })]);
+  });
+
   it('context: the projection typed for the Anthropic SDK (and accepted by it), for OpenAI, and as text', async () => {
     const anthropic = await bob.anthropicContext('client-e2e', { keepLast: 3 });
     expect(anthropic.format).toBe('anthropic');
     // The SDK's own request type takes the messages as they are.
     const params: Anthropic.MessageCreateParamsNonStreaming = { model: 'claude-test', max_tokens: 100, messages: anthropic.messages };
-    expect(params.messages[0]).toMatchObject({ role: 'user', content: [{ type: 'text', text: expect.stringContaining('[Summary of messages') }] });
+    expect(params.messages[0].role).toBe('user');
+    expect((params.messages[0].content as { type: string; text: string }[])[0]).toEqual({ type: 'text', text: expect.stringContaining('[Summary of messages') });
     const openai = await bob.openaiContext('client-e2e');
     expect(openai.messages.every((m) => m.content.every((p) => p.type === 'text' && p.text.length > 0))).toBe(true);
     const text = await bob.context('client-e2e', { format: 'text' });

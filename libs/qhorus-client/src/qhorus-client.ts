@@ -194,6 +194,16 @@ export class QhorusClient {
   summaryHistory(channel: string, query: Query<'SummaryController_history'> = {}) {
     return this.call('SummaryController_history', { path: { name: channel }, query });
   }
+  listThreads(channel: string, query: Query<'ThreadsController_list'> = {}) {
+    return this.call('ThreadsController_list', { path: { name: channel }, query });
+  }
+  getThread(channel: string, correlationId: string, query: Query<'ThreadsController_get'> = {}) {
+    return this.call('ThreadsController_get', { path: { name: channel, correlationId }, query });
+  }
+  /** The caller's open obligations across every channel it may read, oldest first. */
+  inbox(query: Query<'InboxController_inbox'> = {}) {
+    return this.call('InboxController_inbox', { query });
+  }
   threadSummary(channel: string, correlationId: string) {
     return this.call('ThreadsController_summary', { path: { name: channel, correlationId } });
   }

@@ -183,6 +183,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/channels/{name}/threads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The channel's threads from the durable thread index, oldest first; `status` filters (open, answered, done, declined, failed). */
+        get: operations["ThreadsController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/channels/{name}/threads/{correlationId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One thread: its index row, a page of its messages (`afterSeq`, `limit`) and, once closed and summarised, its summary. */
+        get: operations["ThreadsController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/channels/{name}/threads/{correlationId}/summary": {
         parameters: {
             query?: never;
@@ -190,8 +224,28 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The summary of one closed thread (DONE, FAILURE or HANDOFF); 404 while it is open. */
+        /** The summary of one closed thread (answered, done, declined or failed); 404 while it is open or not summarised yet. */
         get: operations["ThreadsController_summary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/inbox": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's open obligations across every channel it may read, oldest first: open threads it
+         *     owes (targeted at it, or handed off to it) and untargeted open requests from others.
+         */
+        get: operations["InboxController_inbox"];
         put?: never;
         post?: never;
         delete?: never;
@@ -412,6 +466,24 @@ export interface components {
             /** @enum {string} */
             status: "ok" | "error" | "shutting_down";
         };
+        InboxItemResponse: {
+            ageSeconds: number;
+            channel: string;
+            content: string;
+            correlationId: string;
+            /** Format: date-time */
+            openedAt: string;
+            opener: string;
+            owner: string | null;
+            /**
+             * @description owed: targeted at (or handed to) the caller; untargeted: an open request from another agent
+             * @enum {string}
+             */
+            reason: "owed" | "untargeted";
+            /** @description The message that opened (or reopened) the thread. */
+            seq: number;
+            type: components["schemas"]["MessageType"];
+        };
         JsonRpcError: {
             code: number;
             message: string;
@@ -456,6 +528,7 @@ export interface components {
         OverrideSummaryDto: {
             /** @description When set, the override applies only if the summary is still at this version (else 409). */
             expectedVersion?: number;
+            /** @description The new text; at most QHORUS_SUMMARY_TEXT_MAX_CHARS characters (default 4000), else a 400 naming `text` and the limit. */
             text: string;
         };
         PostBatchDto: {
@@ -558,6 +631,48 @@ export interface components {
             updatedBy: string;
             version: number;
         };
+        ThreadDetailResponse: {
+            channel: string;
+            /** @description The seq that closed it (null while open) */
+            closedSeq: number | null;
+            correlationId: string;
+            messages: components["schemas"]["MessageResponse"][];
+            /** Format: date-time */
+            openedAt: string;
+            openedSeq: number;
+            /** @description The sender of the message that opened (or last reopened) it. */
+            opener: string;
+            /** @description Who owes the next step (null: anyone) */
+            owner: string | null;
+            status: components["schemas"]["ThreadStatus"];
+            summary: components["schemas"]["ThreadSummaryResponse"] | null;
+            /** @description The type of the message that opened (or last reopened) it */
+            type: components["schemas"]["MessageType"];
+            /** Format: date-time */
+            updatedAt: string;
+            updatedSeq: number;
+        };
+        ThreadResponse: {
+            channel: string;
+            /** @description The seq that closed it (null while open) */
+            closedSeq: number | null;
+            correlationId: string;
+            /** Format: date-time */
+            openedAt: string;
+            openedSeq: number;
+            /** @description The sender of the message that opened (or last reopened) it. */
+            opener: string;
+            /** @description Who owes the next step (null: anyone) */
+            owner: string | null;
+            status: components["schemas"]["ThreadStatus"];
+            /** @description The type of the message that opened (or last reopened) it */
+            type: components["schemas"]["MessageType"];
+            /** Format: date-time */
+            updatedAt: string;
+            updatedSeq: number;
+        };
+        /** @enum {string} */
+        ThreadStatus: "open" | "answered" | "done" | "declined" | "failed";
         ThreadSummaryResponse: {
             annotations: {
                 [key: string]: string;
@@ -1773,6 +1888,133 @@ export interface operations {
             };
         };
     };
+    ThreadsController_list: {
+        parameters: {
+            query?: {
+                /** @description Only entries with seq greater than this (default 0). */
+                afterSeq?: number;
+                /** @description Page size (default and maximum are configured). */
+                limit?: number;
+                /** @description Only threads in this status: open, answered, done, declined or failed (default: all). */
+                status?: "open" | "answered" | "done" | "declined" | "failed";
+            };
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ThreadResponse"][];
+                };
+            };
+            /** @description Bad input: the message names the problem and `details` lists every bad field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Missing, unknown or revoked bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such channel, or a private channel the caller is not a member of */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Postgres is unreachable: retry shortly (retry a post with the same Idempotency-Key: it is never stored twice) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    ThreadsController_get: {
+        parameters: {
+            query?: {
+                /** @description Only entries with seq greater than this (default 0). */
+                afterSeq?: number;
+                /** @description Page size (default and maximum are configured). */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                correlationId: string;
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ThreadDetailResponse"];
+                };
+            };
+            /** @description Bad input: the message names the problem and `details` lists every bad field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Missing, unknown or revoked bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such channel, or a private channel the caller is not a member of */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Postgres is unreachable: retry shortly (retry a post with the same Idempotency-Key: it is never stored twice) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
     ThreadsController_summary: {
         parameters: {
             query?: never;
@@ -1804,6 +2046,55 @@ export interface operations {
             };
             /** @description No such channel, or a private channel the caller is not a member of */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Postgres is unreachable: retry shortly (retry a post with the same Idempotency-Key: it is never stored twice) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    InboxController_inbox: {
+        parameters: {
+            query?: {
+                /** @description At most this many obligations, oldest first (default and maximum are configured). */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InboxItemResponse"][];
+                };
+            };
+            /** @description Bad input: the message names the problem and `details` lists every bad field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Missing, unknown or revoked bearer token */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -12,6 +12,7 @@ export const OPERATIONS = {
   EventsController_stream: { method: 'GET', path: '/api/v1/channels/{name}/events', produces: 'text/event-stream' },
   HealthController_live: { method: 'GET', path: '/health/live', produces: 'application/json' },
   HealthController_ready: { method: 'GET', path: '/health', produces: 'application/json' },
+  InboxController_inbox: { method: 'GET', path: '/api/v1/inbox', produces: 'application/json' },
   McpController_deleteNotAllowed: { method: 'DELETE', path: '/mcp', produces: 'none' },
   McpController_getNotAllowed: { method: 'GET', path: '/mcp', produces: 'none' },
   McpController_handle: { method: 'POST', path: '/mcp', produces: 'application/json' },
@@ -24,6 +25,8 @@ export const OPERATIONS = {
   SummaryController_history: { method: 'GET', path: '/api/v1/channels/{name}/summary/history', produces: 'application/json' },
   SummaryController_override: { method: 'PUT', path: '/api/v1/channels/{name}/summary', produces: 'application/json' },
   SummaryController_refresh: { method: 'POST', path: '/api/v1/channels/{name}/summary/refresh', produces: 'application/json' },
+  ThreadsController_get: { method: 'GET', path: '/api/v1/channels/{name}/threads/{correlationId}', produces: 'application/json' },
+  ThreadsController_list: { method: 'GET', path: '/api/v1/channels/{name}/threads', produces: 'application/json' },
   ThreadsController_summary: { method: 'GET', path: '/api/v1/channels/{name}/threads/{correlationId}/summary', produces: 'application/json' },
 } as const satisfies Record<keyof operations, { method: string; path: string; produces: string }>;
 
