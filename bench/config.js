@@ -45,7 +45,10 @@ module.exports = {
 
   /** Heuristic summariser in process: batches like the job's chunks, previous result carried. */
   HEURISTIC: {
-    MESSAGES: 100_000,
+    MESSAGES: int('BENCH_HEURISTIC_MESSAGES', 100_000),
+    /** The job path: batches of the default threshold. */
+    JOB_BATCH: 20,
+    /** The old in-process figure: batches like the job's chunks, previous result object carried. */
     BATCH: 500,
     WARMUP_PASSES: 3,
     PASSES: 9,
@@ -59,6 +62,27 @@ module.exports = {
     THRESHOLD: 20,
     CONCURRENCY: 8,
     SETTLE_TIMEOUT_MS: 120_000,
+  },
+
+  /**
+   * Wake-up: latency from a post to a long poll waiting for it (same instance, and across two
+   * instances through Redis), under a paced background load, next to a bare Redis pub/sub round
+   * trip in the same window; then WAITERS concurrent waits on one instance.
+   */
+  WAKEUP: {
+    LOAD_RATE: int('BENCH_WAKEUP_RATE', 500),
+    LOAD_CHANNELS: 10,
+    /** The load is spread over agents so each stays under the default per-agent rate limit. */
+    LOAD_AGENTS: 4,
+    SAMPLES: int('BENCH_WAKEUP_SAMPLES', 200),
+    /** Between sending a wait and the post that should end it: time for the wait to subscribe. */
+    ARM_MS: 20,
+    WAITERS: int('BENCH_WAKEUP_WAITERS', 1000),
+    WAIT_MS: 30_000,
+    /** Closed-loop POST throughput on the waiters' instance, with and without them. */
+    THROUGHPUT_S: int('BENCH_WAKEUP_THROUGHPUT_S', 5),
+    THROUGHPUT_CONNECTIONS: 16,
+    SETTLE_MS: 1_000,
   },
 
   /** Rate limit lifted for the bench: it would otherwise answer 429s at the bench's rates. */

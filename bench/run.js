@@ -2,7 +2,7 @@
 'use strict';
 // `npm run bench`: builds the service, starts it in production mode (Postgres + BullMQ) next to
 // a bare Fastify + pg baseline, and measures the figures of docs/benchmarks.md.
-//   --only=post,get,batch,freshness,heuristic,linearity,capacity   a subset (default: all)
+//   --only=post,get,batch,freshness,heuristic,linearity,capacity,wakeup   a subset (default: all)
 //   --profile                                       all three servers under `node --cpu-prof` (see bench/tools/)
 //   --no-build                                      reuse dist/
 // Durations: BENCH_DURATION_S, BENCH_ROUNDS, BENCH_WARMUP_S (see bench/config.js).
@@ -22,7 +22,7 @@ const { runStamp } = require('./lib/stamp');
 const { compare, measuredWindows } = require('./scenarios/throughput');
 const { measureFreshness } = require('./scenarios/freshness');
 
-const ALL = ['post', 'get', 'batch', 'freshness', 'heuristic', 'linearity', 'capacity'];
+const ALL = ['post', 'get', 'batch', 'freshness', 'heuristic', 'linearity', 'capacity', 'wakeup'];
 const args = process.argv.slice(2);
 const only = (args.find((a) => a.startsWith('--only=')) ?? `--only=${ALL.join(',')}`).slice('--only='.length).split(',');
 const unknown = only.filter((name) => !ALL.includes(name));
@@ -47,7 +47,7 @@ function runJsonScript(script, env = {}, cpu) {
 }
 
 async function main() {
-  const report = { figures: [], batch: null, freshness: null, heuristic: null, linearity: null, capacity: null };
+  const report = { figures: [], batch: null, freshness: null, heuristic: null, linearity: null, capacity: null, wakeup: null };
   const started = new Date();
   const loadBefore = load();
   log(`Qhorus bench ${started.toISOString()} — ${os.cpus().length} CPUs, load average ${loadBefore}`);
@@ -184,6 +184,10 @@ async function main() {
     if (wants('capacity')) {
       log('  capacity: summary jobs per second, RSS, embedded start-up');
       report.capacity = runJsonScript('scenarios/capacity.js', { BENCH_STAMP: stamp });
+    }
+    if (wants('wakeup')) {
+      log(`  wake-up: long polls under ${cfg.WAKEUP.LOAD_RATE} msg/s, then ${cfg.WAKEUP.WAITERS} waiters on one instance`);
+      report.wakeup = runJsonScript('scenarios/wakeup.js', { BENCH_STAMP: stamp });
     }
   } finally {
     for (const cleanup of cleanups) await cleanup().catch((e) => log(`cleanup: ${e.message}`));

@@ -4,9 +4,16 @@ import { InitialSchema1764400000000 } from './1764400000000-initial-schema';
 import { SummaryRefreshRequest1764500000000 } from './1764500000000-summary-refresh-request';
 import { SummaryTokensAndRetention1765200000000 } from './1765200000000-summary-tokens-and-retention';
 import { ThreadIndex1765600000000 } from './1765600000000-thread-index';
+import { CoordinationReads1765500000000 } from './1765500000000-coordination-reads';
 
 /** Every migration, in order. Listed explicitly so the app, the CLI and jest load the same set. */
-export const MIGRATIONS = [InitialSchema1764400000000, SummaryRefreshRequest1764500000000, SummaryTokensAndRetention1765200000000, ThreadIndex1765600000000];
+export const MIGRATIONS = [
+  InitialSchema1764400000000,
+  SummaryRefreshRequest1764500000000,
+  SummaryTokensAndRetention1765200000000,
+  CoordinationReads1765500000000,
+  ThreadIndex1765600000000,
+];
 
 /** A connection attempt with no answer by then fails (a refused or black-holed server). */
 export const CONNECT_TIMEOUT_MS = 5_000;

@@ -15,6 +15,8 @@ const TOOLS = [
   'trigger_channel_summary_update',
   'update_channel_summary',
   'get_channel_context',
+  'wait_for_messages',
+  'mark_read',
   'check_inbox',
   'list_threads',
   'get_thread',

@@ -8,7 +8,7 @@ const pct = (n) => `${(n * 100).toFixed(0)} %`;
 const verdict = (ok) => (ok ? 'PASS' : 'MISS');
 
 /** The markdown table `npm run bench` prints (and docs/benchmarks.md records). */
-function renderReport({ figures, batch, freshness, heuristic, linearity, capacity }) {
+function renderReport({ figures, batch, freshness, heuristic, linearity, capacity, wakeup }) {
   const lines = [];
   if (figures.length > 0) {
     // Each figure against both yardsticks: the plain baseline (statements parsed and planned every
@@ -94,6 +94,28 @@ function renderReport({ figures, batch, freshness, heuristic, linearity, capacit
       'measured',
       '',
     ]);
+  }
+  if (wakeup) {
+    const w = wakeup;
+    const p = (s) => `p50 ${ms(s.p50)}, p95 ${ms(s.p95)}`;
+    const after = (s) => (s ? `; after the post's own answer: p50 ${ms(s.p50)}, p95 ${ms(s.p95)}` : '');
+    rows.push(
+      [`Wake-up, post → waiting long poll, same instance (${w.sameInstance.samples} samples, under ${int(w.loadRate)} msg/s; post p50 ${ms(w.postP50)}${w.waitTimeouts ? `; ${w.waitTimeouts} posts not committed within the wait` : ''})`, p(w.sameInstance) + after(w.sameAfterPost), '—', ''],
+      [`Wake-up, post on one instance → long poll on another, via Redis (${w.crossInstance.samples} samples, same window)`, p(w.crossInstance) + after(w.crossAfterPost), '—', ''],
+      [`Bare Redis pub/sub round trip, same window (${w.redisRoundTrip.samples} samples)`, p(w.redisRoundTrip), '—', ''],
+      [
+        `${int(w.waiters)} concurrent long polls on one instance (${int(w.waitersHeld)} held; one post woke ${int(w.wokenByOnePost)} in ${ms(w.wakeAllMs)})`,
+        `${(w.rssPerWaiterBytes / 1024).toFixed(1)} KiB RSS, ${(w.heapPerWaiterBytes / 1024).toFixed(1)} KiB heap per waiter; ${w.busyDbConnections} DB connections busy (${w.openDbConnections} open)`,
+        '0 connections held',
+        verdict(w.busyDbConnections === 0),
+      ],
+      [
+        `POST throughput on that instance without / with the waiters`,
+        `${int(w.postsPerSWithout)} / ${int(w.postsPerSWith)} req/s (${(w.throughputChange * 100).toFixed(1)} %)`,
+        '≤ 10 % drop',
+        verdict(w.throughputChange >= -0.1),
+      ],
+    );
   }
   if (rows.length > 0) {
     lines.push('| figure | measured | target | |');

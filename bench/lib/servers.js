@@ -11,9 +11,9 @@ const { startServer } = require('./processes');
  * with a line per request, the default per-agent rate limit, threshold 20), except the
  * connection URLs, the admin token and the pool size the baselines get too.
  */
-function startService({ databaseUrl, queuePrefix, poolSize, nodeArgs }) {
+function startService({ databaseUrl, queuePrefix, poolSize, nodeArgs, env = {}, label = 'service' }) {
   return startServer({
-    label: 'service',
+    label,
     script: dist.SERVICE_ENTRY,
     nodeArgs,
     readyPath: '/health',
@@ -24,6 +24,7 @@ function startService({ databaseUrl, queuePrefix, poolSize, nodeArgs }) {
       QHORUS_QUEUE_PREFIX: queuePrefix,
       QHORUS_ADMIN_TOKEN: cfg.ADMIN_TOKEN,
       QHORUS_DB_POOL_SIZE: String(poolSize),
+      ...env,
     },
   });
 }

@@ -1,36 +1,74 @@
 'use strict';
-// Heuristic summariser throughput, in process, on one core (the runner pins this script with
-// taskset). Feeds the messages in batches, each call given the previous call's result — exactly
-// what the summary job does chunk by chunk — and reports messages/s, median over passes.
+// Heuristic summarisation throughput on the path a summary job takes, in process, on one core
+// (the runner pins this script with taskset): the channel's composition (state tracker + heuristic
+// text, ChannelSummariser) over batches of the default threshold, each call given the previous
+// result as the job reads it back from Postgres — a fresh annotations object whose values are
+// JSON strings, so every call parses them (no in-memory cache hit). Also: the tracker's own cost
+// per message (the same fold without the text), and the old in-process figure (batches of 500, the
+// previous result object carried) for comparison. Reports medians over passes.
 // Run alone: `node bench/scenarios/heuristic.js` (after `npx nest build`). Prints JSON.
 const { HEURISTIC } = require('../config');
 const dist = require('../lib/dist');
 const { generateConversation } = require('../lib/conversation');
 const { median } = require('../lib/stats');
 
-async function pass(summariser, messages, batch) {
+const channel = { name: 'bench', description: 'Release coordination for the web app' };
+/** What a job gets back from the `annotations` jsonb column: a new object, values still JSON text. */
+const fromDatabase = (result) => (result === null ? null : { text: result.text, annotations: JSON.parse(JSON.stringify(result.annotations)) });
+
+async function jobPathPass(hook, messages, batch) {
   let previous = null;
   const started = process.hrtime.bigint();
   for (let i = 0; i < messages.length; i += batch) {
-    previous = await summariser.summarise(messages.slice(i, i + batch), previous, { preamble: 'Release coordination for the web app' });
+    previous = await hook.update({ channel, previous: fromDatabase(previous), coversThroughSeq: i, messages: messages.slice(i, i + batch) });
   }
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-  return { msgsPerS: messages.length / seconds, seconds, textLength: previous.text.length };
+  return { msgsPerS: messages.length / seconds, textLength: previous.text.length, annotationBytes: JSON.stringify(previous.annotations).length };
+}
+
+function trackerPass(tracker, messages, batch) {
+  let annotations = {};
+  const started = process.hrtime.bigint();
+  for (let i = 0; i < messages.length; i += batch) {
+    annotations = JSON.parse(JSON.stringify(tracker.track(annotations, messages.slice(i, i + batch)).keys));
+  }
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  return { usPerMessage: (seconds * 1e6) / messages.length };
+}
+
+async function carriedPass(summariser, messages, batch) {
+  let previous = null;
+  const started = process.hrtime.bigint();
+  for (let i = 0; i < messages.length; i += batch) previous = await summariser.summarise(messages.slice(i, i + batch), previous, { preamble: channel.description });
+  return { msgsPerS: messages.length / (Number(process.hrtime.bigint() - started) / 1e9) };
 }
 
 async function measureHeuristic() {
-  const { HeuristicMessageSummariser } = dist.require.channelSummary();
+  const { ChannelStateTracker, ChannelSummariser, HeuristicMessageSummariser } = dist.require.channelSummary();
   const messages = generateConversation(HEURISTIC.MESSAGES);
-  const summariser = new HeuristicMessageSummariser();
-  for (let i = 0; i < HEURISTIC.WARMUP_PASSES; i++) await pass(summariser, messages, HEURISTIC.BATCH);
-  const runs = [];
-  for (let i = 0; i < HEURISTIC.PASSES; i++) runs.push(await pass(summariser, messages, HEURISTIC.BATCH));
+  const hook = new ChannelSummariser(new HeuristicMessageSummariser(), { name: 'heuristic' });
+  const runs = { job: [], tracker: [], carried: [] };
+  for (let i = 0; i < HEURISTIC.WARMUP_PASSES + HEURISTIC.PASSES; i++) {
+    const measured = i >= HEURISTIC.WARMUP_PASSES;
+    const job = await jobPathPass(hook, messages, HEURISTIC.JOB_BATCH);
+    const tracker = trackerPass(new ChannelStateTracker(), messages, HEURISTIC.JOB_BATCH);
+    const carried = await carriedPass(new HeuristicMessageSummariser(), messages, HEURISTIC.BATCH);
+    if (!measured) continue;
+    runs.job.push(job);
+    runs.tracker.push(tracker);
+    runs.carried.push(carried);
+  }
+  const last = runs.job[runs.job.length - 1];
   return {
-    msgsPerS: median(runs.map((r) => r.msgsPerS)),
-    passes: runs.map((r) => Math.round(r.msgsPerS)),
+    msgsPerS: median(runs.job.map((r) => r.msgsPerS)),
+    passes: runs.job.map((r) => Math.round(r.msgsPerS)),
+    trackerUsPerMessage: median(runs.tracker.map((r) => r.usPerMessage)),
+    carriedMsgsPerS: median(runs.carried.map((r) => r.msgsPerS)),
     messages: messages.length,
-    batch: HEURISTIC.BATCH,
-    finalTextLength: runs[runs.length - 1].textLength,
+    batch: HEURISTIC.JOB_BATCH,
+    carriedBatch: HEURISTIC.BATCH,
+    finalTextLength: last.textLength,
+    finalAnnotationBytes: last.annotationBytes,
   };
 }
 

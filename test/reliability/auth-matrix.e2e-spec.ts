@@ -43,6 +43,7 @@ const MATRIX: Row[] = [
   { method: 'POST', url: '/api/v1/channels/:name/messages', call: (c, u) => ({ path: ch(c, '/messages'), body: { content: `hello ${u}` } }), expect: statuses(401, 401, 404, 201, 201), channelScoped: true },
   { method: 'POST', url: '/api/v1/channels/:name/messages/batch', call: (c, u) => ({ path: ch(c, '/messages/batch'), body: { messages: [{ content: `batch ${u}` }] } }), expect: statuses(401, 401, 404, 201, 201), channelScoped: true },
   { method: 'GET', url: '/api/v1/channels/:name/messages', call: (c) => ({ path: ch(c, '/messages') }), expect: statuses(401, 401, 404, 200, 200), channelScoped: true },
+  { method: 'POST', url: '/api/v1/channels/:name/read', call: (c) => ({ path: ch(c, '/read'), body: { throughSeq: 0 } }), expect: statuses(401, 401, 404, 200, 200), channelScoped: true },
   { method: 'GET', url: '/api/v1/channels/:name/summary', call: (c) => ({ path: ch(c, '/summary') }), expect: statuses(401, 401, 404, 200, 200), channelScoped: true },
   { method: 'PUT', url: '/api/v1/channels/:name/summary', call: (c) => ({ path: ch(c, '/summary'), body: { text: 'by hand' } }), expect: statuses(401, 401, 404, 200, 200), channelScoped: true },
   { method: 'POST', url: '/api/v1/channels/:name/summary/refresh', call: (c) => ({ path: ch(c, '/summary/refresh') }), expect: statuses(401, 401, 404, 202, 202), channelScoped: true },
@@ -177,6 +178,8 @@ describe('auth matrix: every endpoint × {no token, wrong token, non-member, mem
     const channelTools: [string, Record<string, unknown>][] = [
       ['send_message', { content: 'via mcp' }],
       ['check_messages', {}],
+      ['wait_for_messages', { after_seq: 0 }],
+      ['mark_read', { through_seq: 0 }],
       ['get_channel_summary', {}],
       ['configure_channel_summary', { update_after_messages: 30 }],
       ['trigger_channel_summary_update', {}],

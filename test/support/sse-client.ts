@@ -3,6 +3,8 @@ import { waitFor } from './http';
 export interface SseEvent {
   event: string;
   data: any;
+  /** The frame's `id:` (what a client sends back as Last-Event-ID). */
+  id?: string;
 }
 
 /**
@@ -23,9 +25,14 @@ export class SseClient {
   }
 
   /** Opens the stream; a non-200 answer is returned as {status, body} with no stream. */
-  static async open(baseUrl: string, path: string, token?: string): Promise<{ status: number; body?: any; headers: Headers; stream?: SseClient }> {
+  static async open(
+    baseUrl: string,
+    path: string,
+    token?: string,
+    extraHeaders: Record<string, string> = {},
+  ): Promise<{ status: number; body?: any; headers: Headers; stream?: SseClient }> {
     const abort = new AbortController();
-    const headers: Record<string, string> = { accept: 'text/event-stream' };
+    const headers: Record<string, string> = { accept: 'text/event-stream', ...extraHeaders };
     if (token) headers.authorization = `Bearer ${token}`;
     const res = await fetch(baseUrl + path, { headers, signal: abort.signal });
     if (res.status !== 200 || !res.body) return { status: res.status, body: await res.json().catch(() => null), headers: res.headers };
@@ -35,6 +42,12 @@ export class SseClient {
   /** Waits until an event named `event` satisfying `ok` has arrived, and returns it. */
   next(event: string, ok: (data: any) => boolean = () => true, timeoutMs = 30_000): Promise<SseEvent> {
     return waitFor(async () => this.events.find((e) => e.event === event && ok(e.data)), `an SSE ${event} event`, timeoutMs, 20);
+  }
+
+  /** The id of the last event received: what an EventSource would send as Last-Event-ID. */
+  get lastEventId(): string | undefined {
+    for (let i = this.events.length - 1; i >= 0; i--) if (this.events[i].id !== undefined) return this.events[i].id;
+    return undefined;
   }
 
   named(event: string): any[] {
@@ -68,12 +81,14 @@ export class SseClient {
 
   private frame(frame: string): void {
     let event = 'message';
+    let id: string | undefined;
     const data: string[] = [];
     for (const line of frame.split('\n')) {
       if (line.startsWith(':')) this.comments.push(line.slice(1).trim());
       else if (line.startsWith('event:')) event = line.slice(6).trim();
+      else if (line.startsWith('id:')) id = line.slice(3).trim();
       else if (line.startsWith('data:')) data.push(line.slice(5).trimStart());
     }
-    if (data.length > 0) this.events.push({ event, data: JSON.parse(data.join('\n')) });
+    if (data.length > 0) this.events.push({ event, data: JSON.parse(data.join('\n')), id });
   }
 }

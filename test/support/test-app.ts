@@ -79,7 +79,7 @@ export async function startTestApp(label: string, options: TestAppOptions = {}):
  * A second API instance on the same Postgres and Redis prefix as `t` (QHORUS_ROLE=api, as when
  * scaled out): it runs no jobs and never saw the first instance's events. Close it yourself.
  */
-export async function startAnotherInstance(t: TestApp): Promise<{ app: NestFastifyApplication; baseUrl: string }> {
+export async function startAnotherInstance(t: TestApp, env: Record<string, string> = {}): Promise<{ app: NestFastifyApplication; baseUrl: string }> {
   const config = loadConfig({
     DATABASE_URL: t.databaseUrl,
     REDIS_URL: TEST_REDIS_URL,
@@ -87,6 +87,7 @@ export async function startAnotherInstance(t: TestApp): Promise<{ app: NestFasti
     QHORUS_ADMIN_TOKEN: TEST_ADMIN_TOKEN,
     QHORUS_ROLE: 'api',
     LOG_LEVEL: process.env.QHORUS_TEST_LOG_LEVEL ?? 'silent',
+    ...env,
   });
   const app = await createApp(config);
   await app.listen(0, '127.0.0.1');

@@ -8,6 +8,7 @@ import { ChannelsModule } from './channels/channels.module';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
+import { EventStreamsModule } from './events/event-streams.module';
 import { EventsModule } from './events/events.module';
 import { HealthModule } from './health/health.module';
 import { loggerOptions } from './logging/logger.options';
@@ -66,6 +67,7 @@ export class AppModule {
         ProjectionModule,
         McpModule,
         EventsModule,
+        EventStreamsModule,
         HealthModule,
         MetricsModule,
         ...(options.imports ?? []),

@@ -1,5 +1,5 @@
 import { Channel } from './channel.entity';
-import { ChannelResponse } from './dto/channel.response';
+import { ChannelResponse, ReaderChannelResponse } from './dto/channel.response';
 
 /** The public JSON of a channel. */
 export function channelView(c: Channel): ChannelResponse {
@@ -16,3 +16,14 @@ export function channelView(c: Channel): ChannelResponse {
     createdAt: c.createdAt,
   };
 }
+
+/**
+ * A channel as its reader sees it: with the reader's cursor and `unread`, the number of messages
+ * after the cursor — every message, EVENT telemetry included, so it is `lastSeq − readThroughSeq`
+ * and costs nothing to compute (docs/decisions.md).
+ */
+export function readerChannelView(c: Channel, readThroughSeq: number): ReaderChannelResponse {
+  return { ...channelView(c), readThroughSeq, unread: unreadCount(c.lastSeq, readThroughSeq) };
+}
+
+export const unreadCount = (lastSeq: number, readThroughSeq: number) => Math.max(0, lastSeq - readThroughSeq);

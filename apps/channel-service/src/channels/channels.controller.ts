@@ -1,11 +1,12 @@
-import { Body, Controller, Get, Param, Patch, Post } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, HttpStatus, Param, Patch, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal } from '../auth/auth.decorators';
 import { Principal } from '../auth/principal';
-import { channelView } from './channel.view';
+import { channelView, readerChannelView } from './channel.view';
 import { ChannelsService } from './channels.service';
-import { ChannelResponse, ChannelWithWarningsResponse } from './dto/channel.response';
+import { ChannelWithWarningsResponse, ReadCursorResponse, ReaderChannelResponse } from './dto/channel.response';
 import { CreateChannelDto } from './dto/create-channel.dto';
+import { MarkReadDto } from './dto/mark-read.dto';
 import { UpdateChannelDto } from './dto/update-channel.dto';
 
 @ApiTags('channels')
@@ -22,15 +23,24 @@ export class ChannelsController {
   }
 
   @Get()
-  @ApiOkResponse({ type: [ChannelResponse] })
-  async list(@CurrentPrincipal() by: Principal): Promise<ChannelResponse[]> {
-    return (await this.channels.list(by)).map(channelView);
+  @ApiOkResponse({ type: [ReaderChannelResponse] })
+  async list(@CurrentPrincipal() by: Principal): Promise<ReaderChannelResponse[]> {
+    return (await this.channels.listForReader(by)).map((c) => readerChannelView(c.channel, c.readThroughSeq));
   }
 
   @Get(':name')
-  @ApiOkResponse({ type: ChannelResponse })
-  async get(@Param('name') name: string, @CurrentPrincipal() by: Principal): Promise<ChannelResponse> {
-    return channelView(await this.channels.get(name, by));
+  @ApiOkResponse({ type: ReaderChannelResponse })
+  async get(@Param('name') name: string, @CurrentPrincipal() by: Principal): Promise<ReaderChannelResponse> {
+    const { channel, readThroughSeq } = await this.channels.getForReader(name, by);
+    return readerChannelView(channel, readThroughSeq);
+  }
+
+  /** Moves the caller's read cursor forward (a lower throughSeq is a no-op returning the current cursor). */
+  @Post(':name/read')
+  @HttpCode(HttpStatus.OK)
+  @ApiOkResponse({ type: ReadCursorResponse })
+  async markRead(@Param('name') name: string, @Body() dto: MarkReadDto, @CurrentPrincipal() by: Principal): Promise<ReadCursorResponse> {
+    return this.channels.markRead(name, dto.throughSeq, by);
   }
 
   @Patch(':name')

@@ -32,6 +32,26 @@ const LIST_VISIBLE_SQL = `
   WHERE ${readableSql('members', { name: '$1', admin: '$2' })}
   ORDER BY name`;
 
+const PREFIXED_COLUMNS = CHANNEL_COLUMNS.split(', ').map((c) => `c.${c}`).join(', ');
+/** The reader's cursor next to each channel (read_cursors' key is (channel_id, agent)). */
+const WITH_CURSOR = `SELECT ${PREFIXED_COLUMNS}, COALESCE(r.through_seq, 0) AS read_through_seq
+  FROM channels c LEFT JOIN read_cursors r ON r.channel_id = c.id AND r.agent = $1`;
+
+const LIST_VISIBLE_WITH_CURSORS_SQL = `${WITH_CURSOR}
+  WHERE ${readableSql('c.members', { name: '$1', admin: '$2' })}
+  ORDER BY c.name`;
+
+const FIND_BY_NAME_WITH_CURSOR_SQL = `${WITH_CURSOR} WHERE c.name = $2`;
+
+type ChannelWithCursorRow = ChannelRow & { read_through_seq: string };
+const withCursor = (r: ChannelWithCursorRow): ChannelForReader => ({ channel: toChannel(r), readThroughSeq: Number(r.read_through_seq) });
+
+/** A channel and how far the reading agent has read it (0: nothing marked read). */
+export interface ChannelForReader {
+  channel: Channel;
+  readThroughSeq: number;
+}
+
 @Injectable()
 export class ChannelsRepository {
   constructor(private readonly db: Database) {}
@@ -59,6 +79,17 @@ export class ChannelsRepository {
   async listVisible(viewer: Viewer): Promise<Channel[]> {
     const rows: ChannelRow[] = await this.db.query(LIST_VISIBLE_SQL, [viewer.name, viewer.admin]);
     return rows.map(toChannel);
+  }
+
+  /** As `listVisible`, each with the viewer's read cursor. */
+  async listVisibleWithCursors(viewer: Viewer): Promise<ChannelForReader[]> {
+    const rows: ChannelWithCursorRow[] = await this.db.query(LIST_VISIBLE_WITH_CURSORS_SQL, [viewer.name, viewer.admin]);
+    return rows.map(withCursor);
+  }
+
+  async findByNameWithCursor(name: string, viewer: string): Promise<ChannelForReader | null> {
+    const rows: ChannelWithCursorRow[] = await this.db.query(FIND_BY_NAME_WITH_CURSOR_SQL, [viewer, name]);
+    return rows[0] ? withCursor(rows[0]) : null;
   }
 
   async update(id: string, changes: ChannelChanges): Promise<Channel | null> {

@@ -6,7 +6,9 @@ import { isUniqueViolation } from '../common/database-errors';
 import { AppConfig } from '../config/app-config';
 import { Channel } from './channel.entity';
 import { accessParams, canAccess, channelNotFound } from './channel-access';
-import { ChannelChanges, ChannelsRepository } from './channels.repository';
+import { ChannelChanges, ChannelForReader, ChannelsRepository } from './channels.repository';
+import { ReadCursorsRepository } from './read-cursors.repository';
+import { unreadCount } from './channel.view';
 import { ChannelReconfiguredEvent } from './channel-reconfigured.event';
 import { CreateChannelDto } from './dto/create-channel.dto';
 import { UpdateChannelDto } from './dto/update-channel.dto';
@@ -15,6 +17,7 @@ import { UpdateChannelDto } from './dto/update-channel.dto';
 export class ChannelsService {
   constructor(
     private readonly channels: ChannelsRepository,
+    private readonly cursors: ReadCursorsRepository,
     private readonly summarisers: SummariserRegistry,
     private readonly config: AppConfig,
     private readonly events: EventEmitter2,
@@ -51,6 +54,37 @@ export class ChannelsService {
 
   list(by: Principal): Promise<Channel[]> {
     return this.channels.listVisible(accessParams(by));
+  }
+
+  /** As `get`, with the caller's read cursor. */
+  async getForReader(name: string, by: Principal): Promise<ChannelForReader> {
+    const found = await this.channels.findByNameWithCursor(name, by.name);
+    if (!found || !canAccess(found.channel, by)) throw channelNotFound(name);
+    return found;
+  }
+
+  /** As `list`, each with the caller's read cursor. */
+  listForReader(by: Principal): Promise<ChannelForReader[]> {
+    return this.channels.listVisibleWithCursors(accessParams(by));
+  }
+
+  /** The caller's read cursor on the channel (0 when nothing is marked read). */
+  readCursor(channel: Channel, by: Principal): Promise<number> {
+    return this.cursors.find(channel.id, by.name);
+  }
+
+  /**
+   * Moves the caller's read cursor to `throughSeq`, never backwards (a lower value returns the
+   * current cursor); past the channel's lastSeq is a 400 and writes nothing.
+   */
+  async markRead(name: string, throughSeq: number, by: Principal): Promise<{ channel: string; readThroughSeq: number; lastSeq: number; unread: number }> {
+    const channel = await this.get(name, by);
+    const { readThroughSeq, lastSeq } = await this.cursors.advance(channel.id, by.name, throughSeq);
+    if (readThroughSeq === null) {
+      const problem = `must be at most the channel's lastSeq (${lastSeq})`;
+      throw new BadRequestException({ message: `Invalid request: throughSeq ${throughSeq} ${problem}`, details: [{ field: 'throughSeq', problems: [problem] }] });
+    }
+    return { channel: channel.name, readThroughSeq, lastSeq, unread: unreadCount(lastSeq, readThroughSeq) };
   }
 
   async update(name: string, dto: UpdateChannelDto, by: Principal): Promise<{ channel: Channel; warnings: string[] }> {

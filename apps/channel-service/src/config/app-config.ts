@@ -7,6 +7,9 @@ export type Role = (typeof ROLES)[number];
 export const LLM_MODES = ['EDIT', 'APPEND'] as const;
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
+/** A long poll must answer before an MCP client's default 60 s request timeout. */
+export const LONG_POLL_CEILING_MS = 59_000;
+
 /** Every knob and its named default. `.env.example` lists the same names. */
 export const CONFIG_DEFAULTS = {
   PORT: 3000,
@@ -37,6 +40,8 @@ export const CONFIG_DEFAULTS = {
   QHORUS_JSON_MAX_DEPTH: 32,
   QHORUS_PAGE_LIMIT_MAX: 1000,
   QHORUS_PAGE_LIMIT_DEFAULT: 100,
+  QHORUS_LONG_POLL_MAX_MS: 30_000,
+  QHORUS_LONG_POLL_MAX_PER_AGENT: 16,
   QHORUS_RATE_LIMIT_PER_SECOND: 200,
   QHORUS_RATE_LIMIT_BURST: 1000,
   QHORUS_DB_POOL_SIZE: 10,
@@ -101,6 +106,10 @@ export class AppConfig {
   @Transform(toInt) @IsInt() @Min(2) QHORUS_JSON_MAX_DEPTH: number = CONFIG_DEFAULTS.QHORUS_JSON_MAX_DEPTH;
   @Transform(toInt) @IsInt() @Min(1) QHORUS_PAGE_LIMIT_MAX: number = CONFIG_DEFAULTS.QHORUS_PAGE_LIMIT_MAX;
   @Transform(toInt) @IsInt() @Min(1) QHORUS_PAGE_LIMIT_DEFAULT: number = CONFIG_DEFAULTS.QHORUS_PAGE_LIMIT_DEFAULT;
+  /** Longest `waitMs` a long poll may ask for; below the 60 s an MCP client (and many proxies) wait by default. */
+  @Transform(toInt) @IsInt() @Min(1) @Max(LONG_POLL_CEILING_MS) QHORUS_LONG_POLL_MAX_MS: number = CONFIG_DEFAULTS.QHORUS_LONG_POLL_MAX_MS;
+  /** Concurrent long polls (REST waitMs, MCP wait_for_messages) one agent may hold on one instance; more is a 429. */
+  @Transform(toInt) @IsInt() @Min(1) QHORUS_LONG_POLL_MAX_PER_AGENT: number = CONFIG_DEFAULTS.QHORUS_LONG_POLL_MAX_PER_AGENT;
   @Transform(toInt) @IsInt() @Min(1) QHORUS_RATE_LIMIT_PER_SECOND: number = CONFIG_DEFAULTS.QHORUS_RATE_LIMIT_PER_SECOND;
   @Transform(toInt) @IsInt() @Min(1) QHORUS_RATE_LIMIT_BURST: number = CONFIG_DEFAULTS.QHORUS_RATE_LIMIT_BURST;
   @Transform(toInt) @IsInt() @Min(1) QHORUS_DB_POOL_SIZE: number = CONFIG_DEFAULTS.QHORUS_DB_POOL_SIZE;

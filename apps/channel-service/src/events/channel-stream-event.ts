@@ -1,4 +1,4 @@
-import { MessageType } from '@qhorus/api';
+import { Message, MessageType } from '@qhorus/api';
 import { ChannelReconfiguredEvent } from '../channels/channel-reconfigured.event';
 import { messageView } from '../messages/message.entity';
 import { MessagePostedEvent } from '../messages/message-posted.event';
@@ -26,13 +26,21 @@ export interface ChannelStreamEvent {
 
 /** The message as JSON carries it (the date as an ISO string; metadata is already plain JSON from Postgres). */
 export function messagePostedStreamEvent(e: MessagePostedEvent): ChannelStreamEvent {
-  const data = { ...messageView(e.message), createdAt: e.message.createdAt.toISOString() };
-  return { channelId: e.channelId, name: MESSAGE_POSTED, data, telemetry: e.message.type === MessageType.EVENT };
+  return { channelId: e.channelId, name: MESSAGE_POSTED, data: messagePostedData(e.message), telemetry: e.message.type === MessageType.EVENT };
+}
+
+/** The data of a `message.posted` event, live or replayed from Postgres. */
+export function messagePostedData(m: Message): Record<string, unknown> {
+  return { ...messageView(m), createdAt: m.createdAt.toISOString() };
 }
 
 export function summaryUpdatedStreamEvent(e: SummaryUpdatedEvent): ChannelStreamEvent {
-  const data = { channel: e.channelName, version: e.version, coversThroughSeq: e.coversThroughSeq, updatedBy: e.updatedBy };
-  return { channelId: e.channelId, name: SUMMARY_UPDATED, data, telemetry: false };
+  return { channelId: e.channelId, name: SUMMARY_UPDATED, data: summaryUpdatedData(e.channelName, e), telemetry: false };
+}
+
+/** The data of a `summary.updated` event, live or replayed. */
+export function summaryUpdatedData(channel: string, s: { version: number; coversThroughSeq: number; updatedBy: string | null }): Record<string, unknown> {
+  return { channel, version: s.version, coversThroughSeq: s.coversThroughSeq, updatedBy: s.updatedBy };
 }
 
 export function accessChangedStreamEvent(e: ChannelReconfiguredEvent): ChannelStreamEvent {

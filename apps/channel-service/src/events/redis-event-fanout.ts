@@ -53,6 +53,8 @@ export class RedisEventFanout extends EventFanout {
   /** Open local streams that want other instances' events. */
   private localListeners = 0;
   private announcing: { timer: NodeJS.Timeout; ready: Promise<void> } | null = null;
+  /** Resolved when this instance hears its own announcement back (see `startAnnouncing`). */
+  private echoWaiters: (() => void)[] = [];
 
   constructor(
     redisUrl: string,
@@ -108,16 +110,23 @@ export class RedisEventFanout extends EventFanout {
   private onMessage(topic: string, payload: string): void {
     if (topic === this.listenersTopic) {
       if (payload !== this.origin) this.othersListenUntil = Date.now() + this.timing.listenersTtlMs;
+      else for (const heard of this.echoWaiters.splice(0)) heard();
       return;
     }
     if (payload.startsWith(this.ownPrefix)) return;
     for (const event of parseEvents(payload)) this.deliver(event);
   }
 
-  /** Subscribe to the events first, then announce: whatever the others publish after hearing us, we receive. */
+  /**
+   * Subscribe to the events first, then announce: whatever the others publish after hearing us, we
+   * receive. Ready when our own announcement comes back: Redis has then written it to every other
+   * instance's subscription too, so a post they commit after our caller's next read is published
+   * to us (a long poll or a replaying stream reads right after `listen()` resolves).
+   */
   private startAnnouncing(): void {
     const announce = () => this.publisher.publish(this.listenersTopic, this.origin).then(() => undefined);
-    const ready = this.subscriber.subscribe(this.eventsTopic).then(announce);
+    const heardBack = () => new Promise<void>((resolve) => this.echoWaiters.push(resolve));
+    const ready = this.subscriber.subscribe(this.eventsTopic).then(() => Promise.all([heardBack(), announce()])).then(() => undefined);
     ready.catch((err) => this.logger.debug({ err: err.message }, 'could not announce an open stream'));
     const timer = setInterval(() => announce().catch(() => undefined), this.timing.announceEveryMs);
     timer.unref();

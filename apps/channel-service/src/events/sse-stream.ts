@@ -21,8 +21,23 @@ export class SseStream {
     return this.closed || this.res.destroyed || this.res.writableEnded;
   }
 
-  send(event: string, data: unknown): void {
-    this.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+  /** One event; `id` becomes the client's Last-Event-ID (sent back when it reconnects). */
+  send(event: string, data: unknown, id?: string): void {
+    this.write(`${id === undefined ? '' : `id: ${oneLine(id)}\n`}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+  }
+
+  /** Resolves once the socket has room again (replays write pages of history: never queue them without bound). */
+  async roomToWrite(): Promise<void> {
+    if (this.isClosed || this.res.writableLength <= SSE_MAX_BUFFERED_BYTES / 2) return;
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        this.res.off('drain', done);
+        this.res.off('close', done);
+        resolve();
+      };
+      this.res.on('drain', done);
+      this.res.on('close', done);
+    });
   }
 
   comment(text: string): void {

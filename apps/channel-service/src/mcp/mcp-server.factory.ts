@@ -20,7 +20,8 @@ export const MCP_INSTRUCTIONS =
   'get_channel_context for a ready-made prompt within a token budget. Post with send_message; answer a QUERY or ' +
   'COMMAND with RESPONSE and its correlation_id. check_inbox lists the requests waiting for you across channels; ' +
   'list_threads and get_thread follow one request. Each channel\'s summary and context are also resources ' +
-  '(qhorus://channels/{name}/summary, qhorus://channels/{name}/context).';
+  '(qhorus://channels/{name}/summary, qhorus://channels/{name}/context). To wait for an answer or for ' +
+  'work addressed to you, call wait_for_messages (addressed_to_me=true) instead of polling; mark_read records how far you have read.';
 
 /**
  * Builds one MCP server for one request, bound to the caller: the transport is stateless, so
@@ -49,9 +50,9 @@ export class McpServerFactory {
       server.registerTool(
         tool.name,
         { description: tool.description, inputSchema: tool.input, annotations: tool.annotations },
-        async (args: unknown) => {
+        async (args: unknown, extra: { signal?: AbortSignal }) => {
           try {
-            return toolResult(await tool.run((args ?? {}) as Record<string, unknown>, by));
+            return toolResult(await tool.run((args ?? {}) as Record<string, unknown>, by, extra?.signal));
           } catch (error) {
             return toolError(error, this.logger);
           }

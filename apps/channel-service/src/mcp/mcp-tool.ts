@@ -9,8 +9,8 @@ export interface McpTool {
   description: string;
   input: z.ZodType;
   annotations?: ToolAnnotations;
-  /** Runs as the caller; returns the structured result (an object) or throws like REST does. */
-  run(args: ToolArgs, by: Principal): Promise<object>;
+  /** Runs as the caller; returns the structured result (an object) or throws like REST does. `signal`: the request was cancelled. */
+  run(args: ToolArgs, by: Principal, signal?: AbortSignal): Promise<object>;
 }
 
 /** A group of tools, provided by a Nest provider that holds the services they call. */

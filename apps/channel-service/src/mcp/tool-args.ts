@@ -2,7 +2,7 @@ import { BadRequestException } from '@nestjs/common';
 import { z } from 'zod/v4';
 import { apiValidationPipe } from '../common/validation.pipe';
 
-type JsonType = 'string' | 'integer' | 'boolean' | 'object' | 'array';
+type JsonType = 'string' | 'integer' | 'number' | 'boolean' | 'object' | 'array';
 
 export interface ArgSpec {
   type: JsonType | JsonType[] | [JsonType, 'null'];

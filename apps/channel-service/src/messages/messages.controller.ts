@@ -10,6 +10,15 @@ import { PostMessageDto } from './dto/post-message.dto';
 import { messageView } from './message.entity';
 import { MessagesService } from './messages.service';
 
+/** Aborts when the client closes the connection before the answer is sent (a long poll then stops waiting). */
+function clientGone(reply: FastifyReply): AbortSignal {
+  const gone = new AbortController();
+  reply.raw.once('close', () => {
+    if (!reply.raw.writableFinished) gone.abort();
+  });
+  return gone.signal;
+}
+
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
 export const REPLAYED_HEADER = 'idempotent-replayed';
 
@@ -57,9 +66,20 @@ export class MessagesController {
     return { messages: messages.map(messageView) };
   }
 
+  /**
+   * A page of messages in ascending seq: after `afterSeq`, or the newest with `tail` / before
+   * `beforeSeq`, filtered by `type` (comma list), `topic`, `sender`, `correlationId`, `target`.
+   * With `waitMs`, a long poll: answers as soon as a matching message after `afterSeq` exists, or
+   * with an empty page after `waitMs`.
+   */
   @Get()
-  @ApiOkResponse({ type: [MessageResponse] })
-  async list(@Param('name') name: string, @Query() query: ListMessagesQuery, @CurrentPrincipal() by: Principal): Promise<MessageResponse[]> {
-    return (await this.messages.list(name, query, by)).map(messageView);
+  @ApiOkResponse({ type: [MessageResponse], description: 'Ascending seq; with waitMs, empty when nothing matching arrived in time' })
+  async list(
+    @Param('name') name: string,
+    @Query() query: ListMessagesQuery,
+    @CurrentPrincipal() by: Principal,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<MessageResponse[]> {
+    return (await this.messages.list(name, query, by, query.waitMs ? clientGone(reply) : undefined)).map(messageView);
   }
 }

@@ -5,6 +5,7 @@ import { Database } from '../database/database';
 import { TokenEstimateBeforeSeq, tokenEstimateSql } from '../projection/message-token-estimate';
 import { groupTransitionTable, transitionTableJson } from '../threads/thread-transitions';
 import { MESSAGE_COLUMNS, MessageRow } from './message.entity';
+import { MessageFilter } from './message-filter';
 
 export interface NewMessage {
   type: MessageType;
@@ -220,6 +221,51 @@ const RANGE_SQL = `
   WHERE channel_id = $1 AND seq > $2 AND seq <= COALESCE($3::bigint, ${MAX_SEQ}) AND ($5 OR type <> 'EVENT')
   ORDER BY seq LIMIT $4`;
 
+/** Which page of a channel: seqs in (afterSeq, beforeSeq), the oldest `limit` of them, or the newest with `newest`. */
+export interface MessagePage {
+  afterSeq: number;
+  /** Exclusive upper bound; null = none. */
+  beforeSeq: number | null;
+  limit: number;
+  newest: boolean;
+}
+
+/** The optional equality filters, in parameter order, with their columns (each has an index: migrations/1765500000000). */
+const EQUALITY_FILTERS = [
+  ['topic', 'topic'],
+  ['sender', 'sender'],
+  ['correlationId', 'correlation_id'],
+  ['target', 'target'],
+] as const;
+
+/**
+ * The statement for one shape of filter: only the filters given appear, as plain equalities, so
+ * every one is an index condition in Postgres' generic plan too (`$n IS NULL OR col = $n` would
+ * not be). A type list is one ordered index range per type (`type = ANY(…)` would be a filter
+ * on the seq index, scanning the channel for a rare type), merged and cut to the page. 2 × 2⁴ × 2
+ * shapes at most, each built once (the Database prepares each text once).
+ */
+function messagePageSql(typesGiven: boolean, present: readonly boolean[], newest: boolean): string {
+  const where = [`channel_id = $1`, `seq > $2`, `seq < COALESCE($3::bigint, ${MAX_SEQ})`];
+  where.push(typesGiven ? `type = wanted.t` : `($5 OR type <> 'EVENT')`);
+  let n = 5;
+  EQUALITY_FILTERS.forEach(([, column], i) => {
+    if (present[i]) where.push(`${column} = $${++n}`);
+  });
+  const order = (seq: string) => `ORDER BY ${seq}${newest ? ' DESC' : ''} LIMIT $4`;
+  const select = `SELECT ${MESSAGE_COLUMNS} FROM messages WHERE ${where.join(' AND ')} ${order('seq')}`;
+  if (!typesGiven) return select;
+  return `SELECT m.* FROM unnest($5::text[]) AS wanted(t) CROSS JOIN LATERAL (${select}) m ${order('m.seq')}`;
+}
+
+const pageSqlCache = new Map<string, string>();
+export function pageSql(typesGiven: boolean, present: readonly boolean[], newest: boolean): string {
+  const key = `${typesGiven}${present.join('')}${newest}`;
+  let sql = pageSqlCache.get(key);
+  if (!sql) pageSqlCache.set(key, (sql = messagePageSql(typesGiven, present, newest)));
+  return sql;
+}
+
 // messages_channel_correlation_idx serves it (channel_id, correlation_id, seq).
 const THREAD_PAGE_SQL = `
   SELECT ${MESSAGE_COLUMNS} FROM messages
@@ -334,6 +380,21 @@ export class MessagesRepository {
       RANGE_SQL,
       [channelId, afterSeq, throughSeq, limit, includeEvents],
     );
+  }
+
+  /** One page of messages matching `filter`, in ascending seq whichever end it was taken from. */
+  async page(channelId: string, page: MessagePage, filter: MessageFilter): Promise<MessageRow[]> {
+    const values = EQUALITY_FILTERS.map(([field]) => filter[field]);
+    const present = values.map((v) => v !== null);
+    const rows: MessageRow[] = await this.db.query(pageSql(filter.types !== null, present, page.newest), [
+      channelId,
+      page.afterSeq,
+      page.beforeSeq,
+      page.limit,
+      filter.types ?? filter.includeEvents,
+      ...values.filter((v) => v !== null),
+    ]);
+    return page.newest ? rows.reverse() : rows;
   }
 
   /** Messages of one thread (one correlation id) after `afterSeq`, in seq order, at most `limit`. */

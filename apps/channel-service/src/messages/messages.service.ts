@@ -11,9 +11,11 @@ import { ChannelsService } from '../channels/channels.service';
 import { PostBatchDto } from './dto/post-batch.dto';
 import { DEFAULT_MESSAGE_TYPE, PostMessageDto } from './dto/post-message.dto';
 import { ListMessagesQuery } from './dto/list-messages.query';
+import { LongPollWaits, PostedMessageData } from './long-poll-waits';
 import { MessageRow, toMessage } from './message.entity';
+import { FilterableMessage, matchesFilter, MessageFilter } from './message-filter';
 import { MessagePostedEvent } from './message-posted.event';
-import { MessagesRepository, NewMessage } from './messages.repository';
+import { MessagePage, MessagesRepository, NewMessage } from './messages.repository';
 import { tokenEstimateBeforeSeq } from '../projection/message-token-estimate';
 
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 200;
@@ -40,6 +42,7 @@ export class MessagesService {
     private readonly channels: ChannelsService,
     private readonly config: AppConfig,
     private readonly events: EventEmitter2,
+    private readonly waits: LongPollWaits,
   ) {}
 
   async post(channelName: string, dto: PostMessageDto, by: Principal, idempotencyKey?: string): Promise<PostOutcome> {
@@ -110,11 +113,42 @@ export class MessagesService {
     return { messages: posted, replayed: false };
   }
 
-  async list(channelName: string, query: ListMessagesQuery, by: Principal): Promise<Message[]> {
+  /**
+   * One page of the channel's messages, ascending. With `waitMs` (a long poll) and nothing
+   * matching after `afterSeq` yet, it waits for the first matching post (`signal`: the caller left).
+   */
+  async list(channelName: string, query: ListMessagesQuery, by: Principal, signal?: AbortSignal): Promise<Message[]> {
+    const waitMs = query.waitMs ?? 0;
+    this.assertWaitable(query, waitMs);
     const channel = await this.channels.get(channelName, by);
-    const limit = Math.min(query.limit ?? this.config.QHORUS_PAGE_LIMIT_DEFAULT, this.config.QHORUS_PAGE_LIMIT_MAX);
-    const rows = await this.messages.range(channel.id, query.afterSeq ?? 0, null, limit, query.includeEvents ?? false);
+    const filter = toFilter(query);
+    let afterSeq = query.afterSeq ?? 0;
+    if (query.unreadOnly) afterSeq = Math.max(afterSeq, await this.channels.readCursor(channel, by));
+    const page: MessagePage = {
+      afterSeq,
+      beforeSeq: query.beforeSeq ?? null,
+      limit: Math.min(query.tail ?? query.limit ?? this.config.QHORUS_PAGE_LIMIT_DEFAULT, this.config.QHORUS_PAGE_LIMIT_MAX),
+      // Backwards from beforeSeq (or the end) for `tail`, or for `beforeSeq` alone.
+      newest: query.tail !== undefined || (query.beforeSeq !== undefined && query.afterSeq === undefined && !query.unreadOnly),
+    };
+    const read = () => this.messages.page(channel.id, page, filter);
+    const wakes = (m: PostedMessageData) => Number(m.seq) > afterSeq && matchesFilter(m as unknown as FilterableMessage, filter);
+    const rows = waitMs > 0 ? await this.waits.wait(by.name, channel.id, waitMs, read, wakes, signal) : await read();
     return rows.map((r: MessageRow) => toMessage(r, channel.name));
+  }
+
+  /** The long-poll bounds, checked before anything is read. */
+  private assertWaitable(query: ListMessagesQuery, waitMs: number): void {
+    const max = this.config.QHORUS_LONG_POLL_MAX_MS;
+    if (waitMs > max) {
+      const problem = `must be at most ${max} (QHORUS_LONG_POLL_MAX_MS)`;
+      throw new BadRequestException({ message: `Invalid request: waitMs ${waitMs} ${problem}`, details: [{ field: 'waitMs', problems: [problem] }] });
+    }
+    if (waitMs > 0 && (query.tail !== undefined || query.beforeSeq !== undefined)) {
+      const field = query.tail !== undefined ? 'tail' : 'beforeSeq';
+      const problem = `cannot be combined with waitMs: a long poll waits for messages after afterSeq`;
+      throw new BadRequestException({ message: `Invalid request: ${field} ${problem}`, details: [{ field, problems: [problem] }] });
+    }
   }
 
   private async replay(channelName: string, by: Principal, key: string, requestHash: string): Promise<PostOutcome | null> {
@@ -183,6 +217,17 @@ export class MessagesService {
     // Its projection cost, computed here so the insert statement stores it: no extra round trip.
     return { ...fields, tokens: tokenEstimateBeforeSeq(fields) };
   }
+}
+
+function toFilter(q: ListMessagesQuery): MessageFilter {
+  return {
+    types: q.type ? [...new Set(q.type as MessageType[])] : null,
+    includeEvents: q.includeEvents ?? false,
+    topic: q.topic ?? null,
+    sender: q.sender ?? null,
+    correlationId: q.correlationId ?? null,
+    target: q.target ?? null,
+  };
 }
 
 /** A stable hash of the request body, so a retry can be told from a different request. */

@@ -12,6 +12,7 @@ export const METRIC_NAMES = {
   summaryUpdates: 'qhorus_summary_updates_total',
   channelBacklog: 'qhorus_channel_backlog',
   httpDuration: 'qhorus_http_request_duration_seconds',
+  longPollWaits: 'qhorus_long_poll_waits',
 } as const;
 
 /**
@@ -51,6 +52,7 @@ export class QhorusMetrics {
   });
 
   readonly channelBacklog: Gauge<'channel'>;
+  readonly longPollWaits: Gauge;
 
   readonly httpDuration = new Histogram({
     name: METRIC_NAMES.httpDuration,
@@ -61,7 +63,15 @@ export class QhorusMetrics {
   });
 
   /** `readBacklogs` is called on every scrape: the gauge is always current, never stale. */
-  constructor(readBacklogs: () => Promise<{ channel: string; backlog: number }[]>) {
+  constructor(readBacklogs: () => Promise<{ channel: string; backlog: number }[]>, readWaits: () => number = () => 0) {
+    this.longPollWaits = new Gauge({
+      name: METRIC_NAMES.longPollWaits,
+      help: 'Long polls (GET messages?waitMs=, MCP wait_for_messages) in progress on this instance.',
+      registers: [this.registry],
+      collect() {
+        this.set(readWaits());
+      },
+    });
     this.channelBacklog = new Gauge({
       name: METRIC_NAMES.channelBacklog,
       help: 'Messages not yet covered by the channel summary (lastSeq - coversThroughSeq), for the channels with the largest backlog.',

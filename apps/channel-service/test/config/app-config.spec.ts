@@ -28,6 +28,12 @@ describe('loadConfig', () => {
     }
   });
 
+  it('keeps a long poll below the MCP client\'s 60 s request timeout', () => {
+    expect(loadConfig({ QHORUS_LONG_POLL_MAX_MS: '59000' }).QHORUS_LONG_POLL_MAX_MS).toBe(59_000);
+    expect(() => loadConfig({ QHORUS_LONG_POLL_MAX_MS: '60000' })).toThrow(/QHORUS_LONG_POLL_MAX_MS/);
+    expect(() => loadConfig({ QHORUS_LONG_POLL_MAX_PER_AGENT: '0' })).toThrow(/QHORUS_LONG_POLL_MAX_PER_AGENT/);
+  });
+
   it.each([
     ['QHORUS_SUMMARY_HISTORY_KEEP', '0'],
     ['QHORUS_SUMMARY_HISTORY_KEEP', '-5'],

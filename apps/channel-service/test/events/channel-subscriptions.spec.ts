@@ -3,6 +3,8 @@ import type { ServerResponse } from 'node:http';
 import { ADMIN, Principal } from '../../src/auth/principal';
 import { Channel } from '../../src/channels/channel.entity';
 import { ChannelsService } from '../../src/channels/channels.service';
+import { MessagesRepository } from '../../src/messages/messages.repository';
+import { SummaryRepository } from '../../src/summary/summary.repository';
 import { ChannelEventHub } from '../../src/events/channel-event-hub';
 import { ACCESS_CHANGED, ChannelStreamEvent, MESSAGE_POSTED, SUMMARY_UPDATED } from '../../src/events/channel-stream-event';
 import { ChannelSubscriptions } from '../../src/events/channel-subscriptions';
@@ -67,7 +69,7 @@ describe('ChannelSubscriptions', () => {
     const res = new FakeResponse();
     const stream = new SseStream(res as unknown as ServerResponse);
     let clientGone = () => {};
-    await subscriptions.attach(CHANNEL, by, stream, (end) => (clientGone = end), { includeEvents });
+    await subscriptions.attach(CHANNEL, by, stream, (end) => (clientGone = end), { includeEvents, resume: { afterSeq: 0, summaryAfterVersion: null } });
     return { res, goAway: () => clientGone() };
   }
 
@@ -76,7 +78,10 @@ describe('ChannelSubscriptions', () => {
     hub = new ChannelEventHub();
     channels = { get: jest.fn().mockResolvedValue(CHANNEL) };
     fanout = new CountingFanout();
-    subscriptions = new ChannelSubscriptions(hub, fanout, channels as unknown as ChannelsService);
+    // Nothing to replay: these tests are about the live part (test/events/resumable-stream.spec.ts covers replay).
+    const messages = { range: jest.fn().mockResolvedValue([]) } as unknown as MessagesRepository;
+    const summaries = { findSlot: jest.fn().mockResolvedValue(null) } as unknown as SummaryRepository;
+    subscriptions = new ChannelSubscriptions(hub, fanout, channels as unknown as ChannelsService, messages, summaries);
   });
   afterEach(() => jest.useRealTimers());
 
@@ -87,7 +92,9 @@ describe('ChannelSubscriptions', () => {
     hub.deliver(event(MESSAGE_POSTED, { seq: 2 }, true));
     hub.deliver(event(SUMMARY_UPDATED, { version: 1 }));
     hub.deliver(event(MESSAGE_POSTED, { seq: 9 }, false, 'another-channel'));
-    expect(plain.res.text).toBe('retry: 3000\n: streaming channel ops\n\nevent: message.posted\ndata: {"seq":1}\n\nevent: summary.updated\ndata: {"version":1}\n\n');
+    expect(plain.res.text).toBe(
+      'retry: 3000\n: streaming channel ops\n\nid: 1\nevent: message.posted\ndata: {"seq":1}\n\nid: 2s1\nevent: summary.updated\ndata: {"version":1}\n\n',
+    );
     expect(all.res.text).toContain('data: {"seq":2}');
   });
 

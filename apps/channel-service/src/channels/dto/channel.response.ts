@@ -26,3 +26,20 @@ export class ChannelWithWarningsResponse extends ChannelResponse {
   /** E.g. the chosen summariser is unavailable and a fallback is used. */
   warnings: string[];
 }
+
+/** A channel as its reader sees it (GET /channels, GET /channels/{name}): with the caller's read cursor. */
+export class ReaderChannelResponse extends ChannelResponse {
+  /** Every message up to and including this seq is read by the caller (0: none). */
+  readThroughSeq: number;
+  /** Messages after the cursor, EVENT telemetry included: `lastSeq − readThroughSeq`. */
+  unread: number;
+}
+
+/** The caller's read cursor after POST /channels/{name}/read (it never moves back). */
+export class ReadCursorResponse {
+  /** The channel's name. */
+  channel: string;
+  readThroughSeq: number;
+  lastSeq: number;
+  unread: number;
+}

@@ -1,6 +1,7 @@
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsOptional } from 'class-validator';
+import { IsBoolean, IsInt, IsOptional, Max, Min } from 'class-validator';
 
+const toInt = ({ value }: { value: unknown }) => (typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : value);
 const toBool = ({ value }: { value: unknown }) => (value === 'true' ? true : value === 'false' ? false : value);
 
 export class EventsQuery {
@@ -9,4 +10,12 @@ export class EventsQuery {
   @Transform(toBool)
   @IsBoolean()
   includeEvents?: boolean;
+
+  /** Replay every message after this seq first (as a Last-Event-ID would; the header wins when both are sent). */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(Number.MAX_SAFE_INTEGER)
+  afterSeq?: number;
 }

@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { channelView } from '../../channels/channel.view';
+import { channelView, readerChannelView } from '../../channels/channel.view';
 import { ChannelsService } from '../../channels/channels.service';
 import { CreateChannelDto } from '../../channels/dto/create-channel.dto';
+import { MarkReadDto } from '../../channels/dto/mark-read.dto';
 import { McpTool, McpToolGroup } from '../mcp-tool';
-import { noArgs, optional, required, toDto, toolInput } from '../tool-args';
+import { CHANNEL_ARG, channelArg, noArgs, optional, required, toDto, toolInput } from '../tool-args';
 
 export const SUMMARY_TRIGGER_ARGS = {
   update_after_messages: optional({
@@ -67,13 +68,31 @@ export class ChannelTools implements McpToolGroup {
       {
         name: 'list_channels',
         description:
-          'Lists the channels you can see, each with lastSeq (the seq of its newest message), its summary settings and ' +
-          'members (null: public). Next, call get_channel_summary on a channel before reading its messages.',
+          'Lists the channels you can see, each with lastSeq (the seq of its newest message), readThroughSeq (your read ' +
+          'cursor, see mark_read) and unread (messages after it), its summary settings and members (null: public). ' +
+          'Next, call get_channel_summary on a channel before reading its messages.',
         input: toolInput({}),
         annotations: { readOnlyHint: true },
         run: async (args, by) => {
           noArgs(args);
-          return { channels: (await this.channels.list(by)).map(channelView) };
+          return { channels: (await this.channels.listForReader(by)).map((c) => readerChannelView(c.channel, c.readThroughSeq)) };
+        },
+      },
+      {
+        name: 'mark_read',
+        description:
+          'Records that you have read the channel through through_seq (usually nextAfterSeq of your last check_messages). ' +
+          'Your cursor only moves forward: a lower value leaves it and returns it. list_channels then shows unread ' +
+          'counts after it, and check_messages unread_only=true starts after it.',
+        input: toolInput({
+          channel: CHANNEL_ARG,
+          through_seq: required({ type: 'integer', description: "The last seq you have read (at most the channel's lastSeq).", schema: { minimum: 0 } }),
+        }),
+        annotations: { idempotentHint: true, destructiveHint: false },
+        run: async (args, by) => {
+          const channel = channelArg(args);
+          const dto = await toDto(MarkReadDto, args, { through_seq: 'throughSeq' }, ['channel']);
+          return this.channels.markRead(channel, dto.throughSeq, by);
         },
       },
     ];

@@ -1,4 +1,6 @@
 import { BadRequestException, Injectable } from '@nestjs/common';
+import { ChannelsService } from '../../channels/channels.service';
+import { AppConfig } from '../../config/app-config';
 import { MESSAGE_TYPES } from '@qhorus/api';
 import { ListMessagesQuery } from '../../messages/dto/list-messages.query';
 import { PostMessageDto } from '../../messages/dto/post-message.dto';
@@ -7,9 +9,28 @@ import { MessagesService } from '../../messages/messages.service';
 import { McpTool, McpToolGroup } from '../mcp-tool';
 import { CHANNEL_ARG, channelArg, optional, ToolArgs, toDto, toolInput } from '../tool-args';
 
+const MS_PER_S = 1000;
+
 @Injectable()
 export class MessageTools implements McpToolGroup {
-  constructor(private readonly messages: MessagesService) {}
+  constructor(
+    private readonly messages: MessagesService,
+    private readonly channels: ChannelsService,
+    private readonly config: AppConfig,
+  ) {}
+
+  private maxTimeoutS(): number {
+    return this.config.QHORUS_LONG_POLL_MAX_MS / MS_PER_S;
+  }
+
+  /** timeout_s in ms: a number of seconds from 0 to the configured maximum (default: the maximum). */
+  private timeoutMs(value: unknown): number {
+    if (value === undefined || value === null) return this.config.QHORUS_LONG_POLL_MAX_MS;
+    const max = this.maxTimeoutS();
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) throw invalidArg('timeout_s', `must be a number of seconds from 0 to ${max}`);
+    if (value > max) throw invalidArg('timeout_s', `must be at most ${max} (QHORUS_LONG_POLL_MAX_MS)`);
+    return Math.round(value * MS_PER_S);
+  }
 
   tools(): McpTool[] {
     return [
@@ -46,26 +67,88 @@ export class MessageTools implements McpToolGroup {
         description:
           'Reads a channel\'s messages in seq order with seq > after_seq, at most limit. Call get_channel_summary first: ' +
           'it already covers every seq up to its coversThroughSeq, so after_seq=coversThroughSeq usually gives all you ' +
-          'need. To page, call again with after_seq = nextAfterSeq from the result. EVENT telemetry is hidden unless ' +
-          'include_events is true.',
+          'need. To page, call again with after_seq = nextAfterSeq from the result. unread_only starts after your read ' +
+          'cursor (see mark_read). tail=N gives the newest N (before before_seq when given), still in seq order. Filters: ' +
+          'type (e.g. "QUERY,COMMAND"), topic, sender, correlation_id, target. EVENT telemetry is hidden unless ' +
+          'include_events is true (or type names EVENT).',
         input: toolInput({
           channel: CHANNEL_ARG,
           after_seq: optional({ type: 'integer', description: 'Only messages with a greater seq (default 0: from the start).', schema: { minimum: 0 } }),
           limit: optional({ type: 'integer', description: 'Page size (default 100, capped by the server).', schema: { minimum: 1 } }),
           include_events: optional({ type: 'boolean', description: 'Include EVENT telemetry (default false).' }),
+          ...FILTER_ARGS,
+          before_seq: optional({ type: 'integer', description: 'Only messages with a smaller seq; the page is the newest of them.', schema: { minimum: 1 } }),
+          tail: optional({ type: 'integer', description: 'The newest N messages (in seq order).', schema: { minimum: 1 } }),
+          unread_only: optional({ type: 'boolean', description: 'Only messages after your read cursor (mark_read).' }),
         }),
         annotations: { readOnlyHint: true },
         run: async (args, by) => {
           const channel = channelArg(args);
-          const query = await toDto(ListMessagesQuery, args, { after_seq: 'afterSeq', limit: 'limit', include_events: 'includeEvents' }, ['channel']);
+          const query = await toDto(ListMessagesQuery, args, CHECK_RENAMES, ['channel']);
           const messages = await this.messages.list(channel, query, by);
           const afterSeq = query.afterSeq ?? 0;
           return { channel, afterSeq, messages: messages.map(messageView), nextAfterSeq: messages[messages.length - 1]?.seq ?? afterSeq };
         },
       },
+      {
+        name: 'wait_for_messages',
+        description:
+          'Blocks until a message with seq > after_seq arrives in the channel (or one is already there), then returns ' +
+          'it and any others after after_seq; returns an empty list (timedOut true) after timeout_s. addressed_to_me: ' +
+          'only messages whose target is you (a QUERY or COMMAND for you, a HANDOFF to you). Use it to wait for the ' +
+          'answer to a question you asked or for work sent to you, instead of polling check_messages. Continue with ' +
+          'after_seq = nextAfterSeq.',
+        input: toolInput({
+          channel: CHANNEL_ARG,
+          after_seq: optional({ type: 'integer', description: "Wait for messages with a greater seq (default: the channel's lastSeq now, i.e. only new ones).", schema: { minimum: 0 } }),
+          timeout_s: optional({
+            type: 'number',
+            description: `Longest wait in seconds (default and maximum ${this.maxTimeoutS()}, below the 60 s MCP request timeout).`,
+            schema: { minimum: 0, maximum: this.maxTimeoutS() },
+          }),
+          addressed_to_me: optional({ type: 'boolean', description: 'Only messages whose target is you (default false).' }),
+          ...FILTER_ARGS,
+          limit: optional({ type: 'integer', description: 'Page size (default 100, capped by the server).', schema: { minimum: 1 } }),
+          include_events: optional({ type: 'boolean', description: 'Also wake on EVENT telemetry (default false).' }),
+        }),
+        annotations: { readOnlyHint: true },
+        run: async (args, by, signal) => {
+          const channel = channelArg(args);
+          const waitMs = this.timeoutMs(args.timeout_s);
+          const addressedToMe = booleanArg(args, 'addressed_to_me');
+          const query = await toDto(ListMessagesQuery, args, WAIT_RENAMES, ['channel', 'timeout_s', 'addressed_to_me']);
+          if (query.afterSeq === undefined) query.afterSeq = (await this.channels.get(channel, by)).lastSeq;
+          if (addressedToMe) query.target = by.name;
+          query.waitMs = waitMs;
+          const messages = await this.messages.list(channel, query, by, signal);
+          const afterSeq = query.afterSeq;
+          return { channel, afterSeq, messages: messages.map(messageView), nextAfterSeq: messages[messages.length - 1]?.seq ?? afterSeq, timedOut: messages.length === 0 };
+        },
+      },
     ];
   }
 }
+
+/** The filters check_messages and wait_for_messages share (REST: the same query parameters). */
+const FILTER_ARGS = {
+  type: optional({ type: ['string', 'array'], description: 'Only these types: "QUERY,COMMAND" or ["QUERY", "COMMAND"].' }),
+  topic: optional({ type: 'string', description: 'Only this topic.' }),
+  sender: optional({ type: 'string', description: 'Only messages from this agent.' }),
+  correlation_id: optional({ type: 'string', description: 'Only this thread.' }),
+};
+
+const FILTER_RENAMES = { type: 'type', topic: 'topic', sender: 'sender', correlation_id: 'correlationId' };
+const CHECK_RENAMES = {
+  ...FILTER_RENAMES,
+  after_seq: 'afterSeq',
+  limit: 'limit',
+  include_events: 'includeEvents',
+  target: 'target',
+  before_seq: 'beforeSeq',
+  tail: 'tail',
+  unread_only: 'unreadOnly',
+};
+const WAIT_RENAMES = { ...FILTER_RENAMES, after_seq: 'afterSeq', limit: 'limit', include_events: 'includeEvents' };
 
 const SEND_RENAMES = {
   type: 'type',
@@ -77,6 +160,17 @@ const SEND_RENAMES = {
   metadata: 'metadata',
   sender: 'sender',
 };
+
+function invalidArg(field: string, problem: string): BadRequestException {
+  return new BadRequestException({ message: `Invalid request: ${field} ${problem}`, details: [{ field, problems: [problem] }] });
+}
+
+function booleanArg(args: ToolArgs, field: string): boolean {
+  const value = args[field];
+  if (value === undefined || value === null) return false;
+  if (typeof value !== 'boolean') throw invalidArg(field, 'must be a boolean');
+  return value;
+}
 
 /** REST takes it as the Idempotency-Key header; here it is an argument, checked the same way after this. */
 function idempotencyKey(args: ToolArgs): string | undefined {

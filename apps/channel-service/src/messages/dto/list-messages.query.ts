@@ -1,9 +1,27 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { MESSAGE_TYPES } from '@qhorus/api';
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsInt, IsOptional, Max, Min } from 'class-validator';
+import { ArrayNotEmpty, IsBoolean, IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, Min, ValidationArguments } from 'class-validator';
+import { MAX_CORRELATION_ID_LENGTH, MAX_TOPIC_LENGTH } from './post-message.dto';
 
 const toInt = ({ value }: { value: unknown }) => (typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : value);
 const toBool = ({ value }: { value: unknown }) => (value === 'true' ? true : value === 'false' ? false : value);
+/** `type=QUERY,command` → ['QUERY', 'COMMAND'] (as a post accepts any case). MCP may pass an array. */
+const toTypeList = ({ value }: { value: unknown }) => {
+  const parts = typeof value === 'string' ? value.split(',') : value;
+  return Array.isArray(parts) ? parts.map((p) => (typeof p === 'string' ? p.trim().toUpperCase() : p)) : parts;
+};
+const unknownTypes = (args: ValidationArguments) => {
+  const bad = (Array.isArray(args.value) ? args.value : [args.value]).filter((t) => !MESSAGE_TYPES.includes(t));
+  return `type: unknown message type ${bad.map((t) => `'${String(t)}'`).join(', ')}; known types: ${MESSAGE_TYPES.join(', ')}`;
+};
+/** The longest agent name a sender or target filter can match. */
+const MAX_AGENT_NAME_LENGTH = 64;
 
+/**
+ * Reading a channel's messages (every page in ascending seq): forwards after `afterSeq`, or the
+ * newest ones with `tail` / before `beforeSeq`; filtered; and, with `waitMs`, as a long poll.
+ */
 export class ListMessagesQuery {
   /** Only messages with seq greater than this (default 0). */
   @IsOptional()
@@ -12,6 +30,21 @@ export class ListMessagesQuery {
   @Min(0)
   @Max(Number.MAX_SAFE_INTEGER) // larger values lose precision in JSON numbers (and overflow bigint)
   afterSeq?: number;
+
+  /** Only messages with seq less than this; the page is then the newest `limit` of them (still ascending). */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(Number.MAX_SAFE_INTEGER)
+  beforeSeq?: number;
+
+  /** The newest N matching messages (before `beforeSeq` when given), ascending; capped like `limit`. */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  tail?: number;
 
   /** Page size (default and maximum are configured). */
   @IsOptional()
@@ -25,4 +58,50 @@ export class ListMessagesQuery {
   @Transform(toBool)
   @IsBoolean()
   includeEvents?: boolean;
+
+  /** Only these types: a comma list such as `QUERY,COMMAND` (naming EVENT includes telemetry). */
+  @ApiPropertyOptional({ type: String, example: 'QUERY,COMMAND', description: 'Only these types, a comma list (naming EVENT includes telemetry)' })
+  @IsOptional()
+  @Transform(toTypeList)
+  @ArrayNotEmpty()
+  @IsIn(MESSAGE_TYPES, { each: true, message: unknownTypes })
+  type?: string[];
+
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(MAX_TOPIC_LENGTH)
+  topic?: string;
+
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(MAX_AGENT_NAME_LENGTH)
+  sender?: string;
+
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(MAX_CORRELATION_ID_LENGTH)
+  correlationId?: string;
+
+  /** Only messages addressed to this agent. */
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(MAX_AGENT_NAME_LENGTH)
+  target?: string;
+
+  /** Long poll: with nothing after `afterSeq` yet, wait up to this long (ms; capped by QHORUS_LONG_POLL_MAX_MS). */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  waitMs?: number;
+
+  /** Start after the caller's read cursor (or `afterSeq`, whichever is later). */
+  @IsOptional()
+  @Transform(toBool)
+  @IsBoolean()
+  unreadOnly?: boolean;
 }

@@ -1,0 +1,15 @@
+import { Module } from '@nestjs/common';
+import { ChannelsModule } from '../channels/channels.module';
+import { MessagesModule } from '../messages/messages.module';
+import { SummaryModule } from '../summary/summary.module';
+import { ChannelSubscriptions } from './channel-subscriptions';
+import { EventsController } from './events.controller';
+import { EventsModule } from './events.module';
+
+/** Server-Sent Events of a channel: replay from Postgres (Last-Event-ID / afterSeq), then live from the fan-out. */
+@Module({
+  imports: [EventsModule, ChannelsModule, MessagesModule, SummaryModule],
+  controllers: [EventsController],
+  providers: [ChannelSubscriptions],
+})
+export class EventStreamsModule {}

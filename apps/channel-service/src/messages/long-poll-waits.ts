@@ -1,0 +1,106 @@
+import { BeforeApplicationShutdown, HttpException, HttpStatus, Injectable } from '@nestjs/common';
+import { AppConfig } from '../config/app-config';
+import { ChannelEventHub } from '../events/channel-event-hub';
+import { MESSAGE_POSTED } from '../events/channel-stream-event';
+import { EventFanout } from '../events/event-fanout';
+
+/** A posted message as a stream event carries it (what a waiter decides on). */
+export type PostedMessageData = Record<string, unknown>;
+
+/** 429: the agent already holds as many concurrent waits as allowed. */
+export class TooManyWaitsException extends HttpException {
+  constructor(agent: string, limit: number) {
+    const problem = `at most ${limit} concurrent waits per agent (QHORUS_LONG_POLL_MAX_PER_AGENT)`;
+    super({ message: `Too many concurrent waits for '${agent}': ${problem}`, details: [{ field: 'waitMs', problems: [problem] }] }, HttpStatus.TOO_MANY_REQUESTS);
+  }
+}
+
+/**
+ * Long polls (REST `waitMs`, MCP `wait_for_messages`), served from the channel event fan-out: in
+ * process on the embedded default, across instances over Redis. A wait holds no database
+ * connection: it reads, subscribes (and counts as interest, so other instances publish to it),
+ * reads again to close the race with a post committed in between, then sleeps until a matching
+ * message event, its deadline, the client leaving or shutdown, and reads once more.
+ */
+@Injectable()
+export class LongPollWaits implements BeforeApplicationShutdown {
+  private readonly perAgent = new Map<string, number>();
+  private readonly sleeping = new Set<() => void>();
+  private closing = false;
+
+  constructor(
+    private readonly hub: ChannelEventHub,
+    private readonly fanout: EventFanout,
+    private readonly config: AppConfig,
+  ) {}
+
+  /** Waits holding a slot of `agent`'s (429 when it holds the most allowed already). */
+  async wait<T>(agent: string, channelId: string, waitMs: number, read: () => Promise<T[]>, wakes: (m: PostedMessageData) => boolean, signal?: AbortSignal): Promise<T[]> {
+    const release = this.reserve(agent);
+    try {
+      const first = await read();
+      if (first.length > 0 || signal?.aborted) return first;
+      return await this.sleepThenRead(channelId, waitMs, read, wakes, signal);
+    } finally {
+      release();
+    }
+  }
+
+  /** Waits in progress on this instance (all agents). */
+  get count(): number {
+    let n = 0;
+    for (const held of this.perAgent.values()) n += held;
+    return n;
+  }
+
+  /** Waits subscribed and asleep until a matching post (or their deadline). */
+  get sleepingCount(): number {
+    return this.sleeping.size;
+  }
+
+  /** Wakes every wait so the HTTP server can close: each answers with what is there. */
+  beforeApplicationShutdown(): void {
+    this.closing = true;
+    for (const wake of [...this.sleeping]) wake();
+  }
+
+  private reserve(agent: string): () => void {
+    const held = this.perAgent.get(agent) ?? 0;
+    const limit = this.config.QHORUS_LONG_POLL_MAX_PER_AGENT;
+    if (held >= limit) throw new TooManyWaitsException(agent, limit);
+    this.perAgent.set(agent, held + 1);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const now = (this.perAgent.get(agent) ?? 1) - 1;
+      if (now === 0) this.perAgent.delete(agent);
+      else this.perAgent.set(agent, now);
+    };
+  }
+
+  private async sleepThenRead<T>(channelId: string, waitMs: number, read: () => Promise<T[]>, wakes: (m: PostedMessageData) => boolean, signal?: AbortSignal): Promise<T[]> {
+    let wake: () => void = () => {};
+    const woken = new Promise<void>((resolve) => (wake = resolve));
+    const unsubscribe = this.hub.subscribe(channelId, (event) => {
+      if (event.name === MESSAGE_POSTED && wakes(event.data)) wake();
+    });
+    const timer = setTimeout(wake, waitMs);
+    const onAbort = () => wake();
+    signal?.addEventListener('abort', onAbort);
+    const stopListening = await this.fanout.listen();
+    try {
+      const again = await read();
+      if (again.length > 0 || signal?.aborted || this.closing) return again;
+      this.sleeping.add(wake);
+      await woken;
+      return signal?.aborted ? [] : await read();
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+      this.sleeping.delete(wake);
+      unsubscribe();
+      stopListening();
+    }
+  }
+}
