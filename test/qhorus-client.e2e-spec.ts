@@ -1,5 +1,6 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { ChannelEvent, QhorusClient, QhorusError } from '@qhorus/client';
+import { LongPollWaits } from '../apps/channel-service/src/messages/long-poll-waits';
 import { freePort } from './support/free-port';
 import { waitFor } from './support/http';
 import { recordingFetch } from './support/recording-fetch';
@@ -16,14 +17,32 @@ async function failure(promise: Promise<unknown>): Promise<QhorusError> {
   return outcome;
 }
 
-/** Takes events from a stream until `count` arrived. */
+/** Takes events from a stream until `count` of them were messages (a summary event does not count). */
 async function take(stream: AsyncGenerator<ChannelEvent>, count: number): Promise<ChannelEvent[]> {
   const out: ChannelEvent[] = [];
   for await (const e of stream) {
     out.push(e);
-    if (out.length === count) break;
+    if (out.filter((x) => x.event === 'message.posted').length === count) break;
   }
   return out;
+}
+
+/** The same answer, its body ended right after the first `message.posted` frame, as a proxy or a network would cut it. */
+function cutAfterFirstMessage(res: Response): Response {
+  if (!res.body) return res;
+  const reader = res.body.getReader();
+  const body = new ReadableStream<Uint8Array>({
+    async pull(c) {
+      const { value, done } = await reader.read();
+      if (done) return c.close();
+      c.enqueue(value);
+      if (new TextDecoder().decode(value).includes('event: message.posted')) {
+        await reader.cancel();
+        c.close();
+      }
+    },
+  });
+  return new Response(body, { status: res.status, headers: res.headers });
 }
 
 describe('@qhorus/client against the real service', () => {
@@ -145,26 +164,14 @@ describe('@qhorus/client against the real service', () => {
     // The first connection is cut after its first event, as a proxy or a network would.
     const cutting: typeof fetch = async (input, init) => {
       const res = await recorder.fetch(input, init);
-      if (connections++ > 0 || !res.body) return res;
-      const reader = res.body.getReader();
-      const body = new ReadableStream<Uint8Array>({
-        async pull(c) {
-          const { value, done } = await reader.read();
-          if (done) return c.close();
-          c.enqueue(value);
-          if (new TextDecoder().decode(value).includes('event: message.posted')) {
-            await reader.cancel();
-            c.close();
-          }
-        },
-      });
-      return new Response(body, { status: res.status, headers: res.headers });
+      return connections++ > 0 ? res : cutAfterFirstMessage(res);
     };
     const watcher = new QhorusClient({ baseUrl: t.baseUrl, token: TEST_ADMIN_TOKEN, fetch: cutting });
     const stream = watcher.events('client-e2e', { signal: controller.signal, reconnectDelayMs: 1, onReconnect: (why) => reconnects.push(why) });
     const got = take(stream, 2);
     await waitFor(async () => connections === 1 || null, 'the stream to open');
     const lastSeq = (await alice.getChannel('client-e2e')).lastSeq;
+    const summaryVersion = (await alice.getSummary('client-e2e')).version;
     await alice.postMessage('client-e2e', { content: 'first live' });
     await waitFor(async () => connections === 2 || null, 'the reconnect');
     const second = recorder.requests.filter((r) => r.id === 'EventsController_stream').pop();
@@ -172,8 +179,68 @@ describe('@qhorus/client against the real service', () => {
     await alice.postMessage('client-e2e', { content: 'second live' });
     const events = await got;
     controller.abort();
-    expect(events.map((e) => e.event === 'message.posted' && e.data.content)).toEqual(['first live', 'second live']);
+    const messages = events.flatMap((e) => (e.event === 'message.posted' ? [e.data.content] : []));
+    expect(messages).toEqual(['first live', 'second live']);
+    // The reconnect named a seq and no summary version, so the service also replayed the current summary.
+    const summaries = events.flatMap((e) => (e.event === 'summary.updated' ? [e.data.version] : []));
+    expect(summaries[0]).toBe(summaryVersion);
     expect(reconnects).toEqual(['the stream ended']);
+  });
+
+  it('events: a message posted while the stream is down is replayed by the service on the Last-Event-ID reconnect', async () => {
+    await alice.createChannel({ name: 'client-replay' });
+    const controller = new AbortController();
+    let connections = 0;
+    let reopen!: () => void;
+    const reopened = new Promise<void>((resolve) => (reopen = resolve));
+    // Connection 1 is cut after its first message; connection 2 is held back until a message was
+    // posted in the gap, so only the service's replay can deliver it.
+    const gapped: typeof fetch = async (input, init) => {
+      const n = ++connections;
+      if (n === 2) await reopened;
+      const res = await recorder.fetch(input, init);
+      return n === 1 ? cutAfterFirstMessage(res) : res;
+    };
+    const watcher = new QhorusClient({ baseUrl: t.baseUrl, token: TEST_ADMIN_TOKEN, fetch: gapped });
+    // From seq 0: the first message arrives whether it is posted before or after the stream attaches.
+    const got = take(watcher.events('client-replay', { afterSeq: 0, signal: controller.signal, reconnectDelayMs: 1 }), 3);
+    const first = await alice.postMessage('client-replay', { content: 'before the cut' });
+    await waitFor(async () => connections === 2 || null, 'the reconnect');
+    await alice.postMessage('client-replay', { content: 'posted while away' });
+    reopen();
+    await alice.postMessage('client-replay', { content: 'live again' });
+    const events = await got;
+    controller.abort();
+    const resumed = recorder.requests.filter((r) => r.id === 'EventsController_stream').pop();
+    expect(resumed?.headers.get('last-event-id')).toBe(String(first.seq));
+    expect(events.map((e) => [e.id, e.event === 'message.posted' && e.data.content])).toEqual([
+      [String(first.seq), 'before the cut'],
+      [String(first.seq + 1), 'posted while away'],
+      [String(first.seq + 2), 'live again'],
+    ]);
+  });
+
+  it('waitForMessages: a long poll asleep on the service wakes on a matching post (and not on another)', async () => {
+    await alice.createChannel({ name: 'client-wait' });
+    // 20 s: far longer than the test, so an answer means the post woke it (a timeout answers []).
+    const waiting = bob.waitForMessages('client-wait', { afterSeq: 0, waitMs: 20_000, type: ['QUERY'] });
+    await waitFor(async () => t.app.get(LongPollWaits).sleepingCount === 1 || null, 'the wait to sleep');
+    await alice.postMessage('client-wait', { type: 'STATUS', content: 'not a query' });
+    const query = await alice.postMessage('client-wait', { type: 'QUERY', content: 'Ready to ship?', target: 'bob' });
+    expect(await waiting).toEqual([query]);
+  });
+
+  it('read cursors: markRead moves the caller\'s cursor, never back; the channel views show readThroughSeq and unread', async () => {
+    await alice.createChannel({ name: 'client-reads' });
+    await alice.postBatch('client-reads', [{ content: 'a' }, { content: 'b' }, { content: 'c' }]);
+    expect(await bob.getChannel('client-reads')).toMatchObject({ lastSeq: 3, readThroughSeq: 0, unread: 3 });
+    expect(await bob.markRead('client-reads', 2)).toEqual({ channel: 'client-reads', readThroughSeq: 2, lastSeq: 3, unread: 1 });
+    expect(await bob.markRead('client-reads', 1)).toEqual({ channel: 'client-reads', readThroughSeq: 2, lastSeq: 3, unread: 1 });
+    expect((await bob.listChannels()).find((c) => c.name === 'client-reads')).toMatchObject({ readThroughSeq: 2, unread: 1 });
+    expect(await alice.getChannel('client-reads')).toMatchObject({ readThroughSeq: 0, unread: 3 }); // per reader
+    const beyond = await failure(bob.markRead('client-reads', 4));
+    expect(beyond).toMatchObject({ statusCode: 400 });
+    expect((beyond.details as { field: string }[]).map((d) => d.field)).toEqual(['throughSeq']);
   });
 
   it('errors: every non-2xx answer is a QhorusError with the API\'s {statusCode, error, message, details}; an unreachable service too', async () => {

@@ -34,7 +34,10 @@ export function summaryLine(version: number, coversThroughSeq: number, updatedBy
   return paint('yellow', `— summary v${version} (through #${coversThroughSeq}, by ${updatedBy}) —`);
 }
 
-export function channelLine(c: Channel): string {
+/** What a channel line shows: in every channel answer (a reader's view, or a created or reconfigured channel). */
+type ChannelLineFields = Pick<Channel, 'name' | 'lastSeq' | 'summariser' | 'summaryThreshold' | 'members' | 'description'>;
+
+export function channelLine(c: ChannelLineFields): string {
   const access = c.members ? `private: ${c.members.join(', ')}` : 'public';
   return `${c.name}\t${c.lastSeq} messages\t${c.summariser}, every ${c.summaryThreshold}\t${access}${c.description ? `\t${c.description}` : ''}`;
 }

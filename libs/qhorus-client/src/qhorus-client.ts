@@ -9,7 +9,9 @@ import { AnthropicMessage, ContextResponse, OpenAIChatMessage, toAnthropicMessag
 import { QhorusError } from './qhorus-error';
 
 type Schemas = components['schemas'];
-export type Channel = Schemas['ChannelResponse'];
+/** A channel as GET /channels answers it to its reader: with the caller's `readThroughSeq` and `unread`. */
+export type Channel = Schemas['ReaderChannelResponse'];
+export type ReadCursor = Schemas['ReadCursorResponse'];
 export type Message = Schemas['MessageResponse'];
 export type Summary = Schemas['SummaryResponse'];
 export type PostMessage = Schemas['PostMessageDto'];
@@ -135,6 +137,10 @@ export class QhorusClient {
   }
   updateChannel(name: string, changes: Schemas['UpdateChannelDto']) {
     return this.call('ChannelsController_update', { path: { name }, body: changes });
+  }
+  /** Moves the caller's read cursor to `throughSeq` (never back: a lower one answers the current cursor). */
+  markRead(name: string, throughSeq: number): Promise<ReadCursor> {
+    return this.call('ChannelsController_markRead', { path: { name }, body: { throughSeq } });
   }
 
   // Messages

@@ -77,9 +77,11 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Server-Sent Events of one channel: `message.posted` (data: the message) and
-         *     `summary.updated` (data: {channel, version, coversThroughSeq, updatedBy}), plus heartbeat
-         *     comments. Live only: after a reconnect, catch up with GET messages?afterSeq=.
+         * Server-Sent Events of one channel: `message.posted` (id: its seq; data: the message) and
+         *     `summary.updated` (id: `<seq>s<version>`; data: {channel, version, coversThroughSeq,
+         *     updatedBy}), plus heartbeat comments. With `Last-Event-ID` (or `?afterSeq=`) it first
+         *     replays every message after that seq from Postgres, then the current summary if newer than
+         *     the version named, then goes live: no gap, no duplicate, on any instance.
          */
         get: operations["EventsController_stream"];
         put?: never;
@@ -97,6 +99,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * A page of messages in ascending seq: after `afterSeq`, or the newest with `tail` / before
+         *     `beforeSeq`, filtered by `type` (comma list), `topic`, `sender`, `correlationId`, `target`.
+         *     With `waitMs`, a long poll: answers as soon as a matching message after `afterSeq` exists, or
+         *     with an empty page after `waitMs`.
+         */
         get: operations["MessagesController_list"];
         put?: never;
         /** Posts a message as the authenticated agent. A retry with the same Idempotency-Key returns the original. */
@@ -122,6 +130,23 @@ export interface paths {
          *     With an Idempotency-Key, message i is keyed `<key>:<i>` and a retry returns the original batch.
          */
         post: operations["MessagesController_postBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/channels/{name}/read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Moves the caller's read cursor forward (a lower throughSeq is a no-op returning the current cursor). */
+        post: operations["ChannelsController_markRead"];
         delete?: never;
         options?: never;
         head?: never;
@@ -362,25 +387,6 @@ export interface components {
              */
             statusCode: number;
         };
-        ChannelResponse: {
-            /** Format: date-time */
-            createdAt: string;
-            createdBy: string;
-            description: string | null;
-            /** @description Seq of the newest message (0 when empty). */
-            lastSeq: number;
-            /** @description null: public; otherwise only these agents (and the admin) can see the channel */
-            members: string[] | null;
-            name: string;
-            /** @description The strategy that writes the channel's summary text. */
-            summariser: string;
-            /** @description Unsummarised messages that trigger a summary job. */
-            summaryThreshold: number;
-            /** @description Estimated tokens of unsummarised messages that also trigger a summary (null: off) */
-            summaryThresholdTokens: number | null;
-            /** @description Refresh the summary this long after the last one when messages are pending (null: off) */
-            updateAfterSeconds: number | null;
-        };
         ChannelWithWarningsResponse: {
             /** Format: date-time */
             createdAt: string;
@@ -502,6 +508,10 @@ export interface components {
             /** @enum {string} */
             status: "ok";
         };
+        MarkReadDto: {
+            /** @description Every message up to and including this seq is read (at most the channel's lastSeq). */
+            throughSeq: number;
+        };
         MessageBatchResponse: {
             messages: components["schemas"]["MessageResponse"][];
         };
@@ -571,6 +581,36 @@ export interface components {
             /** @description How many messages were folded into it. */
             messages: number;
             toSeq: number;
+        };
+        ReadCursorResponse: {
+            /** @description The channel's name. */
+            channel: string;
+            lastSeq: number;
+            readThroughSeq: number;
+            unread: number;
+        };
+        ReaderChannelResponse: {
+            /** Format: date-time */
+            createdAt: string;
+            createdBy: string;
+            description: string | null;
+            /** @description Seq of the newest message (0 when empty). */
+            lastSeq: number;
+            /** @description null: public; otherwise only these agents (and the admin) can see the channel */
+            members: string[] | null;
+            name: string;
+            /** @description Every message up to and including this seq is read by the caller (0: none). */
+            readThroughSeq: number;
+            /** @description The strategy that writes the channel's summary text. */
+            summariser: string;
+            /** @description Unsummarised messages that trigger a summary job. */
+            summaryThreshold: number;
+            /** @description Estimated tokens of unsummarised messages that also trigger a summary (null: off) */
+            summaryThresholdTokens: number | null;
+            /** @description Messages after the cursor, EVENT telemetry included: `lastSeq − readThroughSeq`. */
+            unread: number;
+            /** @description Refresh the summary this long after the last one when messages are pending (null: off) */
+            updateAfterSeconds: number | null;
         };
         RegisterAgentDto: {
             /** @description The agent's unique name, used as the sender of its messages. */
@@ -870,7 +910,7 @@ export interface operations {
                      *       }
                      *     ]
                      */
-                    "application/json": components["schemas"]["ChannelResponse"][];
+                    "application/json": components["schemas"]["ReaderChannelResponse"][];
                 };
             };
             /** @description Missing, unknown or revoked bearer token */
@@ -1013,7 +1053,7 @@ export interface operations {
                      *       "createdAt": "2025-01-15T09:30:00.000Z"
                      *     }
                      */
-                    "application/json": components["schemas"]["ChannelResponse"];
+                    "application/json": components["schemas"]["ReaderChannelResponse"];
                 };
             };
             /** @description Missing, unknown or revoked bearer token */
@@ -1213,10 +1253,15 @@ export interface operations {
     EventsController_stream: {
         parameters: {
             query?: {
+                /** @description Replay every message after this seq first (as a Last-Event-ID would; the header wins when both are sent). */
+                afterSeq?: number;
                 /** @description Also stream EVENT telemetry messages (hidden by default, as in reads). */
                 includeEvents?: boolean;
             };
-            header?: never;
+            header?: {
+                /** @description Resume after this event id: a seq ("42") or a summary id ("40s3") */
+                "Last-Event-ID"?: string;
+            };
             path: {
                 name: string;
             };
@@ -1276,10 +1321,25 @@ export interface operations {
             query?: {
                 /** @description Only messages with seq greater than this (default 0). */
                 afterSeq?: number;
+                /** @description Only messages with seq less than this; the page is then the newest `limit` of them (still ascending). */
+                beforeSeq?: number;
+                correlationId?: string;
                 /** @description Include EVENT telemetry (hidden by default). */
                 includeEvents?: boolean;
                 /** @description Page size (default and maximum are configured). */
                 limit?: number;
+                sender?: string;
+                /** @description The newest N matching messages (before `beforeSeq` when given), ascending; capped like `limit`. */
+                tail?: number;
+                /** @description Only messages addressed to this agent. */
+                target?: string;
+                topic?: string;
+                /** @description Only these types, a comma list (naming EVENT includes telemetry) */
+                type?: string;
+                /** @description Start after the caller's read cursor (or `afterSeq`, whichever is later). */
+                unreadOnly?: boolean;
+                /** @description Long poll: with nothing after `afterSeq` yet, wait up to this long (ms; capped by QHORUS_LONG_POLL_MAX_MS). */
+                waitMs?: number;
             };
             header?: never;
             path: {
@@ -1289,6 +1349,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Ascending seq; with waitMs, empty when nothing matching arrived in time */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1527,6 +1588,76 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["MessageBatchResponse"];
+                };
+            };
+            /** @description Bad input: the message names the problem and `details` lists every bad field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Missing, unknown or revoked bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such channel, or a private channel the caller is not a member of */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The body is over the request limit, or the content over QHORUS_MAX_CONTENT_BYTES */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Postgres is unreachable: retry shortly (retry a post with the same Idempotency-Key: it is never stored twice) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    ChannelsController_markRead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MarkReadDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReadCursorResponse"];
                 };
             };
             /** @description Bad input: the message names the problem and `details` lists every bad field */

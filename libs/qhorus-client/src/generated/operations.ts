@@ -8,6 +8,7 @@ export const OPERATIONS = {
   ChannelsController_create: { method: 'POST', path: '/api/v1/channels', produces: 'application/json' },
   ChannelsController_get: { method: 'GET', path: '/api/v1/channels/{name}', produces: 'application/json' },
   ChannelsController_list: { method: 'GET', path: '/api/v1/channels', produces: 'application/json' },
+  ChannelsController_markRead: { method: 'POST', path: '/api/v1/channels/{name}/read', produces: 'application/json' },
   ChannelsController_update: { method: 'PATCH', path: '/api/v1/channels/{name}', produces: 'application/json' },
   EventsController_stream: { method: 'GET', path: '/api/v1/channels/{name}/events', produces: 'text/event-stream' },
   HealthController_live: { method: 'GET', path: '/health/live', produces: 'application/json' },
