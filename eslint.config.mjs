@@ -14,6 +14,10 @@ const ELEMENTS = [
   { type: 'qhorus-api', pattern: 'libs/qhorus-api/**', partialMatch: false },
   { type: 'blocks-summarisation', pattern: 'libs/blocks-summarisation/**', partialMatch: false },
   { type: 'blocks-channel-summary', pattern: 'libs/blocks-channel-summary/**', partialMatch: false },
+  { type: 'qhorus-client', pattern: 'libs/qhorus-client/**', partialMatch: false },
+  { type: 'qhorus-langchain', pattern: 'libs/qhorus-langchain/**', partialMatch: false },
+  // The CLI is an app, but speaks HTTP only: listed before `app`, which would match it too.
+  { type: 'cli', pattern: 'apps/qhorus-cli/**', partialMatch: false },
   { type: 'app', pattern: 'apps/**', partialMatch: false },
   { type: 'migrations', pattern: 'migrations/**', partialMatch: false },
   { type: 'outer', pattern: ['test/**', 'bench/**', 'scripts/**', 'examples/**'], partialMatch: false },
@@ -29,6 +33,10 @@ const LAYER_POLICIES = [
   // The app builds on every lib; it reads the migration list and the connection settings.
   mayImport('app', ['qhorus-api', 'blocks-summarisation', 'blocks-channel-summary', 'migrations']),
   mayImport('migrations', []),
+  // The client ships on its own: nothing of ours. Its adapters and the CLI build on it alone.
+  mayImport('qhorus-client', []),
+  mayImport('qhorus-langchain', ['qhorus-client']),
+  mayImport('cli', ['qhorus-client']),
   // Tests, benchmarks, scripts and examples sit outside the layers and may use any of them.
   mayImport('outer', ['*']),
 ];

@@ -12,6 +12,8 @@ const moduleNameMapper = {
   '^@qhorus/api(|/.*)$': '<rootDir>/libs/qhorus-api/src$1',
   '^@qhorus/blocks-summarisation(|/.*)$': '<rootDir>/libs/blocks-summarisation/src$1',
   '^@qhorus/blocks-channel-summary(|/.*)$': '<rootDir>/libs/blocks-channel-summary/src$1',
+  '^@qhorus/client(|/.*)$': '<rootDir>/libs/qhorus-client/src$1',
+  '^@qhorus/langchain(|/.*)$': '<rootDir>/libs/qhorus-langchain/src$1',
   // @fastify/static (dashboard, Swagger UI) requires content-disposition 3, which is ESM only:
   // Node loads it with require(esm), jest cannot. Version 2 (CJS, same create/parse API) is there too.
   '^content-disposition$': '<rootDir>/node_modules/content-disposition/dist/index.js',

@@ -1,15 +1,19 @@
 #!/usr/bin/env node
-// `npm run demo`: plays a multi-agent conversation against a running Qhorus and prints how the
-// channel summary evolves. Start the service first (`npm start`), then run this in a second
-// terminal, and watch the same channel live on the dashboard.
+// `npm run demo`: plays a multi-agent conversation against Qhorus and prints how the channel
+// summary evolves. When nothing answers at QHORUS_URL (and it is on this machine), the demo
+// starts the embedded service itself (built first if needed) and stops it at the end; with
+// `npm start` running in another terminal, it uses that one, and you can watch the same
+// channel live on the dashboard.
 //
 // Knobs (environment): QHORUS_URL (http://localhost:3000), QHORUS_ADMIN_TOKEN (else read from
 // QHORUS_DATA_DIR/admin-token, ./.data by default), DEMO_DELAY_MS (pause between messages, 300),
 // DEMO_THRESHOLD (the demo channel's summaryThreshold, 6).
 'use strict';
 
+const { spawn } = require('node:child_process');
 const { existsSync, mkdirSync, readFileSync, writeFileSync } = require('node:fs');
 const { join } = require('node:path');
+const { buildIfStale, root, SERVICE_ENTRY } = require('./build-if-stale');
 const acts = require('./demo-conversation');
 
 const BASE_URL = (process.env.QHORUS_URL || 'http://localhost:3000').replace(/\/+$/, '');
@@ -22,6 +26,9 @@ const AGENT_CACHE = join(DATA_DIR, 'demo-agents.json');
 /** How long to wait for a summary job before moving on. */
 const SUMMARY_WAIT_MS = 20_000;
 const POLL_MS = 250;
+/** How long the embedded service may take to answer /health/live after it is started. */
+const START_WAIT_MS = 180_000;
+const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 const tty = process.stdout.isTTY;
 const paint = (code) => (text) => (tty ? `\x1b[${code}m${text}\x1b[0m` : String(text));
@@ -117,9 +124,52 @@ async function settledSummary(channel, token, sinceVersion, mustAdvance = false)
   }
 }
 
+/**
+ * Starts the built service on QHORUS_URL's port (embedded Postgres and in-process jobs unless
+ * DATABASE_URL / REDIS_URL say otherwise), and waits until it answers. Its logs are kept quiet.
+ */
+async function startEmbeddedService() {
+  const url = new URL(BASE_URL);
+  if (!LOCAL_HOSTS.has(url.hostname)) throw new Error(`Qhorus is not answering at ${BASE_URL}, and that is not this machine: start it there, or set QHORUS_URL.`);
+  buildIfStale();
+  const port = url.port || (url.protocol === 'https:' ? '443' : '80');
+  console.log(dim(`Nothing answers at ${BASE_URL}: starting the embedded service there (data in ${DATA_DIR}); it stops when the demo ends.`));
+  const env = { ...process.env, PORT: port, HOST: url.hostname.replace(/^\[|\]$/g, ''), QHORUS_DATA_DIR: DATA_DIR, LOG_LEVEL: process.env.LOG_LEVEL || 'warn' };
+  const child = spawn(process.execPath, [SERVICE_ENTRY], { cwd: root, env, stdio: ['ignore', 'ignore', 'inherit'] });
+  let exited = null;
+  child.on('exit', (code) => (exited = code));
+  const deadline = Date.now() + START_WAIT_MS;
+  for (;;) {
+    if (exited !== null) throw new Error(`the embedded service exited (code ${exited}) before answering at ${BASE_URL}`);
+    if ((await fetch(`${BASE_URL}/health/live`).catch(() => null))?.ok) return child;
+    if (Date.now() > deadline) {
+      child.kill('SIGTERM');
+      throw new Error(`the embedded service did not answer at ${BASE_URL} within ${START_WAIT_MS / 1000} s`);
+    }
+    await sleep(POLL_MS);
+  }
+}
+
+/** Stops a service the demo started, and waits for it to exit. */
+function stopService(child) {
+  return new Promise((resolve) => {
+    if (!child || child.exitCode !== null) return resolve();
+    child.once('exit', resolve);
+    child.kill('SIGTERM');
+  });
+}
+
 async function main() {
-  const health = await fetch(`${BASE_URL}/health`).catch(() => null);
-  if (!health) throw new Error(`Qhorus is not answering at ${BASE_URL}: start it with \`npm start\` (or set QHORUS_URL).`);
+  const health = await fetch(`${BASE_URL}/health/live`).catch(() => null);
+  const started = health ? null : await startEmbeddedService();
+  try {
+    await play();
+  } finally {
+    await stopService(started);
+  }
+}
+
+async function play() {
   const admin = adminToken();
   const team = await agents(admin);
   const channel = `checkout-v2-${new Date().toISOString().slice(0, 19).replace(/[-:T]/g, '').toLowerCase()}`;

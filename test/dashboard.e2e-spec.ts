@@ -1,11 +1,9 @@
 import { Browser, chromium, Page } from 'playwright-core';
 import { getSummary, waitForQuietSummary, waitForSummary } from './support/channel-helpers';
 import { ApiClient } from './support/http';
+import { chromiumExecutablePath, CHROMIUM_ARGS } from './support/chromium-browser';
 import { startTestApp, TEST_ADMIN_TOKEN, TestApp } from './support/test-app';
 
-/** Debian's chromium package (installed by .ci/run); playwright-core downloads no browser. */
-const CHROMIUM_PATH = process.env.QHORUS_CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 /** Set to a file path to save a screenshot of the channel page (docs/dashboard.png is made so). */
 const SCREENSHOT_PATH = process.env.QHORUS_DASHBOARD_SCREENSHOT;
 const THRESHOLD = 8;
@@ -39,7 +37,7 @@ describe('dashboard in headless Chromium', () => {
     await waitForSummary(planner, channel, (s) => s.version >= 1, 'the first summary');
     await waitForQuietSummary(planner, channel);
 
-    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+    browser = await chromium.launch({ executablePath: await chromiumExecutablePath(), args: CHROMIUM_ARGS });
     page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
     page.setDefaultTimeout(UI_TIMEOUT_MS);
   });

@@ -113,8 +113,8 @@ describe('MCP: the agents\' tools over Streamable HTTP, with the official client
     expect(summaryBlockOf(context)).toContain('[Summary of messages 1–25');
     expect(summaryBlockOf(context)).toContain(summary.text.split('\n')[0]);
     // Only #26 is after the watermark; from alice, it is a user turn, merged after the summary block.
-    expect(context.messages.messages).toHaveLength(1);
-    expect(context.messages.messages[0].content[1]).toEqual({ type: 'text', text: '[alice · STATUS #26] tagging the release now' });
+    expect(context.messages).toHaveLength(1);
+    expect(context.messages[0].content[1]).toEqual({ type: 'text', text: '[alice · STATUS #26] tagging the release now' });
     expect(context.verbatimFromSeq).toBe(26);
     expect(context.historyTokens).toBeGreaterThan(context.projectedTokens);
 

@@ -34,8 +34,8 @@ describe('projection: GET /api/v1/channels/{name}/context', () => {
       expect(after.summaryVersion).toBe(summary.version);
       expect(summaryBlockOf(after)).toBe(summaryBlockOf(before[format]));
       expect(summaryBlockOf(after)).toContain(`[Summary of messages 1–${summary.coversThroughSeq} (v${summary.version}). Expand with check_messages after_seq=0.]`);
-      expect(JSON.stringify(after.messages)).toContain('is Friday still on?');
-      expect(JSON.stringify(before[format].messages)).not.toContain('is Friday still on?');
+      expect(JSON.stringify(after.messages ?? after.text)).toContain('is Friday still on?');
+      expect(JSON.stringify(before[format].messages ?? before[format].text)).not.toContain('is Friday still on?');
     }
   });
 
@@ -47,8 +47,8 @@ describe('projection: GET /api/v1/channels/{name}/context', () => {
     const tail = asBob.messages.slice(1);
     expect(tail.length).toBe(summary.lastSeq - summary.coversThroughSeq);
     const query = tail[tail.length - 1];
-    expect(query).toEqual({ role: 'assistant', content: 'is Friday still on?' });
-    expect(asCarol.messages[asCarol.messages.length - 1]).toEqual({ role: 'user', content: expect.stringMatching(/^\[bob · QUERY #26 · corr [^\]]+\] is Friday still on\?$/) });
+    expect(query).toEqual({ role: 'assistant', content: [{ type: 'text', text: 'is Friday still on?' }] });
+    expect(asCarol.messages[asCarol.messages.length - 1]).toEqual({ role: 'user', content: [{ type: 'text', text: expect.stringMatching(/^\[bob · QUERY #26 · corr [^\]]+\] is Friday still on\?$/) }] });
     expect(asBob.historyTokens).toBeGreaterThan(asBob.projectedTokens);
   });
 
@@ -64,7 +64,7 @@ describe('projection: GET /api/v1/channels/{name}/context', () => {
       expect(p.verbatimFromSeq).toBeLessThanOrEqual(77);
       expect(p.projectedTokens).toBeLessThanOrEqual(1500);
       expect(p.historyTokens).toBeGreaterThan(3 * p.projectedTokens);
-      const all = JSON.stringify(p.messages);
+      const all = JSON.stringify(p.messages ?? p.text);
       expect(all).toContain(`[Digest of messages 1–${p.digest.toSeq}, not yet in the summary. Expand with check_messages after_seq=0.]`);
       expect(all).toContain('finding 80:');
       expect(all).not.toContain('telemetry never shows');
@@ -86,7 +86,7 @@ describe('projection: GET /api/v1/channels/{name}/context', () => {
   it('projects an empty channel as one non-blank user message', async () => {
     await alice.post('/api/v1/channels', { name: 'empty' });
     const p = await getContext(alice, 'empty');
-    expect(p.messages).toEqual({ messages: [{ role: 'user', content: [{ type: 'text', text: '[No channel summary yet; messages from seq 1 follow.]' }] }] });
+    expect(p.messages).toEqual([{ role: 'user', content: [{ type: 'text', text: '[No channel summary yet; messages from seq 1 follow.]' }] }]);
     expect(p).toMatchObject({ historyTokens: 0, lastSeq: 0, digest: null, verbatimFromSeq: null });
   });
 

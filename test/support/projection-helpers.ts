@@ -1,4 +1,4 @@
-import { validateProjectedMessages } from '../../apps/channel-service/src/projection/shape-validator';
+import { validateProjection } from '../../apps/channel-service/src/projection/shape-validator';
 import { ApiClient } from './http';
 
 /**
@@ -6,7 +6,9 @@ import { ApiClient } from './http';
  * within its budget, whatever the test then checks.
  */
 export function expectValidProjection(projection: any): any {
-  const problems = validateProjectedMessages(projection.messages, projection.format);
+  const problems = validateProjection(projection);
+  // One type per field whatever the format (DESIGN §5): `text` for text, `messages` otherwise.
+  if (projection.format === 'text' ? 'messages' in projection : 'text' in projection) throw new Error(`${projection.format} projection carries the other format's field`);
   if (problems.length > 0) throw new Error(`invalid ${projection.format} projection: ${JSON.stringify(problems)}`);
   if (!(projection.projectedTokens <= projection.maxTokens)) {
     throw new Error(`projection over budget: ${projection.projectedTokens} > ${projection.maxTokens}`);
@@ -26,10 +28,9 @@ export async function getContext(client: ApiClient, channel: string, params: Rec
 export function summaryBlockOf(projection: any): string {
   switch (projection.format) {
     case 'anthropic':
-      return projection.messages.messages[0].content[0].text;
     case 'openai':
-      return projection.messages[0].content;
+      return projection.messages[0].content[0].text;
     default:
-      return projection.messages.split('\n\n')[0];
+      return projection.text.split('\n\n')[0];
   }
 }

@@ -1,7 +1,8 @@
 import { Channel } from './channel.entity';
+import { ChannelResponse, ReaderChannelResponse } from './dto/channel.response';
 
 /** The public JSON of a channel. */
-export function channelView(c: Channel) {
+export function channelView(c: Channel): ChannelResponse {
   return {
     name: c.name,
     description: c.description,
@@ -21,7 +22,7 @@ export function channelView(c: Channel) {
  * after the cursor — every message, EVENT telemetry included, so it is `lastSeq − readThroughSeq`
  * and costs nothing to compute (docs/decisions.md).
  */
-export function readerChannelView(c: Channel, readThroughSeq: number) {
+export function readerChannelView(c: Channel, readThroughSeq: number): ReaderChannelResponse {
   return { ...channelView(c), readThroughSeq, unread: unreadCount(c.lastSeq, readThroughSeq) };
 }
 

@@ -1,9 +1,10 @@
 import { Body, Controller, Get, HttpCode, HttpStatus, Param, Patch, Post } from '@nestjs/common';
-import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal } from '../auth/auth.decorators';
 import { Principal } from '../auth/principal';
 import { channelView, readerChannelView } from './channel.view';
 import { ChannelsService } from './channels.service';
+import { ChannelWithWarningsResponse, ReadCursorResponse, ReaderChannelResponse } from './dto/channel.response';
 import { CreateChannelDto } from './dto/create-channel.dto';
 import { MarkReadDto } from './dto/mark-read.dto';
 import { UpdateChannelDto } from './dto/update-channel.dto';
@@ -15,18 +16,21 @@ export class ChannelsController {
   constructor(private readonly channels: ChannelsService) {}
 
   @Post()
-  async create(@Body() dto: CreateChannelDto, @CurrentPrincipal() by: Principal) {
+  @ApiCreatedResponse({ type: ChannelWithWarningsResponse })
+  async create(@Body() dto: CreateChannelDto, @CurrentPrincipal() by: Principal): Promise<ChannelWithWarningsResponse> {
     const { channel, warnings } = await this.channels.create(dto, by);
     return { ...channelView(channel), warnings };
   }
 
   @Get()
-  async list(@CurrentPrincipal() by: Principal) {
+  @ApiOkResponse({ type: [ReaderChannelResponse] })
+  async list(@CurrentPrincipal() by: Principal): Promise<ReaderChannelResponse[]> {
     return (await this.channels.listForReader(by)).map((c) => readerChannelView(c.channel, c.readThroughSeq));
   }
 
   @Get(':name')
-  async get(@Param('name') name: string, @CurrentPrincipal() by: Principal) {
+  @ApiOkResponse({ type: ReaderChannelResponse })
+  async get(@Param('name') name: string, @CurrentPrincipal() by: Principal): Promise<ReaderChannelResponse> {
     const { channel, readThroughSeq } = await this.channels.getForReader(name, by);
     return readerChannelView(channel, readThroughSeq);
   }
@@ -34,12 +38,14 @@ export class ChannelsController {
   /** Moves the caller's read cursor forward (a lower throughSeq is a no-op returning the current cursor). */
   @Post(':name/read')
   @HttpCode(HttpStatus.OK)
-  async markRead(@Param('name') name: string, @Body() dto: MarkReadDto, @CurrentPrincipal() by: Principal) {
+  @ApiOkResponse({ type: ReadCursorResponse })
+  async markRead(@Param('name') name: string, @Body() dto: MarkReadDto, @CurrentPrincipal() by: Principal): Promise<ReadCursorResponse> {
     return this.channels.markRead(name, dto.throughSeq, by);
   }
 
   @Patch(':name')
-  async update(@Param('name') name: string, @Body() dto: UpdateChannelDto, @CurrentPrincipal() by: Principal) {
+  @ApiOkResponse({ type: ChannelWithWarningsResponse })
+  async update(@Param('name') name: string, @Body() dto: UpdateChannelDto, @CurrentPrincipal() by: Principal): Promise<ChannelWithWarningsResponse> {
     const { channel, warnings } = await this.channels.update(name, dto, by);
     return { ...channelView(channel), warnings };
   }

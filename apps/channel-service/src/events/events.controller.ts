@@ -1,17 +1,20 @@
 import { BadRequestException, Controller, Get, Headers, Param, Query, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiHeader, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiExtraModels, ApiHeader, ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { CurrentPrincipal } from '../auth/auth.decorators';
 import { Principal } from '../auth/principal';
 import { ChannelsService } from '../channels/channels.service';
 import { ChannelSubscriptions } from './channel-subscriptions';
+import { MessageResponse } from '../messages/dto/message.response';
 import { EventsQuery } from './dto/events.query';
+import { SummaryUpdatedEventData } from './dto/stream-event.response';
 import { parseLastEventId, StreamResume } from './event-ids';
 import { SseStream } from './sse-stream';
 
 const LAST_EVENT_ID_HEADER = 'last-event-id';
 
 @ApiTags('events')
+@ApiExtraModels(MessageResponse, SummaryUpdatedEventData)
 @ApiBearerAuth()
 @Controller('channels/:name/events')
 export class EventsController {
@@ -29,6 +32,7 @@ export class EventsController {
    */
   @Get()
   @ApiProduces('text/event-stream')
+  @ApiOkResponse({ description: 'The event stream (text/event-stream)', content: { 'text/event-stream': { schema: { type: 'string', description: 'SSE frames: `id:` the event id (a seq, or `<seq>s<version>`), `event:` message.posted or summary.updated, `data:` its JSON' } } } })
   @ApiHeader({ name: 'Last-Event-ID', required: false, description: 'Resume after this event id: a seq ("42") or a summary id ("40s3")' })
   async stream(
     @Param('name') name: string,

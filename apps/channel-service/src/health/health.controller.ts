@@ -1,9 +1,10 @@
 import { Controller, Get, ServiceUnavailableException } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
+import { ApiExtraModels, ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import { HealthIndicatorResult } from '@nestjs/terminus';
 import { Public } from '../auth/auth.decorators';
 import { AppConfig } from '../config/app-config';
 import { DatabaseHealthIndicator } from './database.health';
+import { DependencyHealth, HealthResponse, LivenessResponse } from './dto/health.response';
 import { QueueHealthIndicator } from './queue.health';
 
 /** A dependency this role can serve without: reported, but readiness stays 200. */
@@ -37,6 +38,7 @@ const READY_EXAMPLE = {
  * Pulling every API pod out of a balancer during a Redis outage would turn it into a full outage.
  */
 @ApiTags('operations')
+@ApiExtraModels(DependencyHealth)
 @Public()
 @Controller('health')
 export class HealthController {
@@ -50,7 +52,8 @@ export class HealthController {
   @ApiOperation({ summary: 'Readiness: each dependency (database, queue) with its status' })
   @ApiOkResponse({
     description: 'Ready. On the api and all roles an unreachable Redis is reported as `degraded` (posts are accepted, summaries catch up later)',
-    schema: { type: 'object', example: READY_EXAMPLE },
+    type: HealthResponse,
+    example: READY_EXAMPLE,
   })
   @ApiServiceUnavailableResponse({ description: 'Postgres (or, on a worker, Redis) is down; `details` says which' })
   async ready(): Promise<ReadinessResult> {
@@ -79,7 +82,7 @@ export class HealthController {
   /** Liveness: answers as long as the process serves HTTP; checks no dependency. */
   @Get('live')
   @ApiOperation({ summary: 'Liveness: the process is serving requests' })
-  @ApiOkResponse({ description: 'The process is alive', schema: { type: 'object', example: { status: 'ok' } } })
+  @ApiOkResponse({ description: 'The process is alive', type: LivenessResponse })
   live(): { status: 'ok' } {
     return { status: 'ok' };
   }

@@ -1,10 +1,11 @@
 import { Controller, Delete, Get, HttpStatus, Logger, Post, Req, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiMethodNotAllowedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ServerResponse } from 'node:http';
 import { CurrentPrincipal } from '../auth/auth.decorators';
 import { Principal } from '../auth/principal';
+import { JsonRpcResponse } from './dto/json-rpc.response';
 import { McpServerFactory } from './mcp-server.factory';
 
 /** JSON-RPC error codes used outside a tool call. */
@@ -31,6 +32,7 @@ export class McpController {
 
   @Post()
   @ApiOperation({ summary: 'MCP JSON-RPC over Streamable HTTP (stateless); tools/list names the tools' })
+  @ApiOkResponse({ type: JsonRpcResponse, description: 'The JSON-RPC answer (an MCP result or a JSON-RPC error)' })
   async handle(@Req() req: FastifyRequest, @Res() reply: FastifyReply, @CurrentPrincipal() by: Principal): Promise<void> {
     const server = this.servers.create(by);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
@@ -51,12 +53,14 @@ export class McpController {
 
   /** No standalone SSE stream in stateless mode (clients fall back to POST responses). */
   @Get()
+  @ApiMethodNotAllowedResponse({ type: JsonRpcResponse, description: 'Stateless: POST JSON-RPC requests instead' })
   getNotAllowed(@Res() reply: FastifyReply): void {
     this.methodNotAllowed(reply);
   }
 
   /** No session to delete in stateless mode. */
   @Delete()
+  @ApiMethodNotAllowedResponse({ type: JsonRpcResponse, description: 'Stateless: no session to delete' })
   deleteNotAllowed(@Res() reply: FastifyReply): void {
     this.methodNotAllowed(reply);
   }

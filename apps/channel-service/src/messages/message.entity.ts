@@ -1,4 +1,5 @@
 import { Message, MessageType } from '@qhorus/api';
+import type { MessageResponse } from './dto/message.response';
 
 export interface MessageRow {
   id: string;
@@ -35,6 +36,6 @@ export function toMessage(r: MessageRow, channel: string): Message {
 }
 
 /** The public JSON of a message. */
-export function messageView(m: Message) {
+export function messageView(m: Message): MessageResponse {
   return { ...m };
 }

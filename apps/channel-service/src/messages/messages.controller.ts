@@ -1,9 +1,10 @@
 import { Body, Controller, Get, Headers, HttpStatus, Param, Post, Query, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiHeader, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiCreatedResponse, ApiHeader, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { CurrentPrincipal } from '../auth/auth.decorators';
 import { Principal } from '../auth/principal';
 import { ListMessagesQuery } from './dto/list-messages.query';
+import { MessageBatchResponse, MessageResponse } from './dto/message.response';
 import { PostBatchDto } from './dto/post-batch.dto';
 import { PostMessageDto } from './dto/post-message.dto';
 import { messageView } from './message.entity';
@@ -30,13 +31,15 @@ export class MessagesController {
   /** Posts a message as the authenticated agent. A retry with the same Idempotency-Key returns the original. */
   @Post()
   @ApiHeader({ name: 'Idempotency-Key', required: false, description: 'Makes retries safe: the same key returns the original message' })
+  @ApiCreatedResponse({ type: MessageResponse, description: 'Stored' })
+  @ApiOkResponse({ type: MessageResponse, description: 'A retry with the same Idempotency-Key: the original message (header `Idempotent-Replayed: true`)' })
   async post(
     @Param('name') name: string,
     @Body() dto: PostMessageDto,
     @CurrentPrincipal() by: Principal,
     @Headers(IDEMPOTENCY_HEADER) idempotencyKey: string | undefined,
     @Res({ passthrough: true }) reply: FastifyReply,
-  ) {
+  ): Promise<MessageResponse> {
     const { message, replayed } = await this.messages.post(name, dto, by, idempotencyKey);
     if (replayed) reply.header(REPLAYED_HEADER, 'true').status(HttpStatus.OK);
     return messageView(message);
@@ -49,13 +52,15 @@ export class MessagesController {
    */
   @Post('batch')
   @ApiHeader({ name: 'Idempotency-Key', required: false, description: 'Makes retries safe: the same key returns the original batch' })
+  @ApiCreatedResponse({ type: MessageBatchResponse, description: 'Stored, in consecutive seqs' })
+  @ApiOkResponse({ type: MessageBatchResponse, description: 'A retry with the same Idempotency-Key: the original batch (header `Idempotent-Replayed: true`)' })
   async postBatch(
     @Param('name') name: string,
     @Body() dto: PostBatchDto,
     @CurrentPrincipal() by: Principal,
     @Headers(IDEMPOTENCY_HEADER) idempotencyKey: string | undefined,
     @Res({ passthrough: true }) reply: FastifyReply,
-  ) {
+  ): Promise<MessageBatchResponse> {
     const { messages, replayed } = await this.messages.postBatch(name, dto, by, idempotencyKey);
     if (replayed) reply.header(REPLAYED_HEADER, 'true').status(HttpStatus.OK);
     return { messages: messages.map(messageView) };
@@ -68,7 +73,13 @@ export class MessagesController {
    * with an empty page after `waitMs`.
    */
   @Get()
-  async list(@Param('name') name: string, @Query() query: ListMessagesQuery, @CurrentPrincipal() by: Principal, @Res({ passthrough: true }) reply: FastifyReply) {
+  @ApiOkResponse({ type: [MessageResponse], description: 'Ascending seq; with waitMs, empty when nothing matching arrived in time' })
+  async list(
+    @Param('name') name: string,
+    @Query() query: ListMessagesQuery,
+    @CurrentPrincipal() by: Principal,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<MessageResponse[]> {
     return (await this.messages.list(name, query, by, query.waitMs ? clientGone(reply) : undefined)).map(messageView);
   }
 }

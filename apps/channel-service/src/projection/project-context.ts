@@ -4,7 +4,7 @@ import { planFold, waterFillCap } from './budget-plan';
 import { ContextFormat } from './context-format';
 import { Digester, digestMarker, fitDigest } from './digest';
 import { renderForViewer, RenderedMessage } from './message-rendering';
-import { ProjectedMessages } from './projected-messages';
+import { ProjectedMessage } from './projected-messages';
 import { renderSummaryBlock, StoredSummary } from './summary-block';
 import { fitText, unitCost } from './token-cost';
 
@@ -33,7 +33,10 @@ export interface Projection {
   /** Kept messages cut to fit maxTokens (each ends with a marker saying how to read it whole). */
   truncatedSeqs: number[];
   projectedTokens: number;
-  messages: ProjectedMessages;
+  /** `anthropic` and `openai`: the provider's message array (absent for `text`). */
+  messages?: ProjectedMessage[];
+  /** `text`: the rendered transcript (absent otherwise). */
+  text?: string;
 }
 
 export const truncationMarker = (seq: number) => ` … [cut to fit maxTokens; check_messages after_seq=${seq - 1} limit=1 returns it whole]`;
@@ -86,6 +89,6 @@ export async function projectContext(input: ProjectionInput, digester: Digester)
     verbatimFromSeq: shown[0]?.seq ?? null,
     truncatedSeqs,
     projectedTokens: units.reduce((sum, u) => sum + unitCost(u.text), 0),
-    messages: assembleTranscript(units, format),
+    ...assembleTranscript(units, format),
   };
 }

@@ -48,5 +48,15 @@ export interface OpenAiMessage {
 
 export type OpenAiTranscript = OpenAiMessage[];
 
-/** What `messages` holds in a projection, by format. */
-export type ProjectedMessages = AnthropicTranscript | OpenAiTranscript | string;
+/**
+ * One message of a projection in the `anthropic` or `openai` format. Qhorus emits only text, as
+ * text blocks: Anthropic's `{type: 'text', text}` content block and OpenAI's text content part
+ * have the same shape, so one message type (no unions) is both providers' own message.
+ */
+export interface ProjectedMessage {
+  role: 'user' | 'assistant';
+  content: AnthropicTextBlock[];
+}
+
+/** A projection's transcript: the provider's message array, or the rendered text for `text`. */
+export type ProjectedTranscript = { messages: ProjectedMessage[]; text?: undefined } | { text: string; messages?: undefined };

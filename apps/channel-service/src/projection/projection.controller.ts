@@ -1,8 +1,9 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal } from '../auth/auth.decorators';
 import { Principal } from '../auth/principal';
 import { ContextQuery } from './dto/context.query';
+import { ContextResponse } from './dto/context.response';
 import { ProjectionService } from './projection.service';
 
 @ApiTags('context')
@@ -16,7 +17,8 @@ export class ProjectionController {
    * summary version changes), then the messages after its watermark, within maxTokens.
    */
   @Get()
-  context(@Param('name') name: string, @Query() query: ContextQuery, @CurrentPrincipal() by: Principal) {
+  @ApiOkResponse({ type: ContextResponse })
+  context(@Param('name') name: string, @Query() query: ContextQuery, @CurrentPrincipal() by: Principal): Promise<ContextResponse> {
     return this.projection.context(name, query, by);
   }
 }

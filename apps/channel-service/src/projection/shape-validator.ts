@@ -24,3 +24,8 @@ export function validateProjectedMessages(messages: unknown, format: ContextForm
       return [problem('', 'not-a-transcript', `unknown format ${JSON.stringify(format)}`)];
   }
 }
+
+/** Checks a whole projection: its `messages` for `anthropic`/`openai`, its `text` for `text`. */
+export function validateProjection(projection: { format: ContextFormat; messages?: unknown; text?: unknown }): ShapeProblem[] {
+  return validateProjectedMessages(projection.format === 'text' ? projection.text : projection.messages, projection.format);
+}

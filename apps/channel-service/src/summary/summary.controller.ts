@@ -1,9 +1,10 @@
 import { Body, Controller, Get, HttpCode, HttpStatus, Param, Post, Put, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { ApiAcceptedResponse, ApiBearerAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal } from '../auth/auth.decorators';
 import { Principal } from '../auth/principal';
 import { HistoryQuery } from './dto/history.query';
 import { OverrideSummaryDto } from './dto/override-summary.dto';
+import { SummaryHistoryEntryResponse, SummaryRefreshResponse, SummaryResponse } from './dto/summary.response';
 import { SummaryService } from './summary.service';
 
 @ApiTags('summary')
@@ -14,20 +15,23 @@ export class SummaryController {
 
   /** The summary slot; 200 with empty text and version 0 before the first summary. */
   @Get()
-  get(@Param('name') name: string, @CurrentPrincipal() by: Principal) {
+  @ApiOkResponse({ type: SummaryResponse })
+  get(@Param('name') name: string, @CurrentPrincipal() by: Principal): Promise<SummaryResponse> {
     return this.summary.get(name, by);
   }
 
   /** Enqueues a summary job now. */
   @Post('refresh')
   @HttpCode(HttpStatus.ACCEPTED)
-  refresh(@Param('name') name: string, @CurrentPrincipal() by: Principal) {
+  @ApiAcceptedResponse({ type: SummaryRefreshResponse })
+  refresh(@Param('name') name: string, @CurrentPrincipal() by: Principal): Promise<SummaryRefreshResponse> {
     return this.summary.refresh(name, by);
   }
 
   /** Replaces the text by hand (annotations kept; the watermark moves to lastSeq). */
   @Put()
-  override(@Param('name') name: string, @Body() dto: OverrideSummaryDto, @CurrentPrincipal() by: Principal) {
+  @ApiOkResponse({ type: SummaryResponse })
+  override(@Param('name') name: string, @Body() dto: OverrideSummaryDto, @CurrentPrincipal() by: Principal): Promise<SummaryResponse> {
     return this.summary.override(name, dto, by);
   }
 
@@ -36,7 +40,8 @@ export class SummaryController {
    * Page with `beforeVersion` (the smallest version of the previous page).
    */
   @Get('history')
-  history(@Param('name') name: string, @Query() query: HistoryQuery, @CurrentPrincipal() by: Principal) {
+  @ApiOkResponse({ type: [SummaryHistoryEntryResponse] })
+  history(@Param('name') name: string, @Query() query: HistoryQuery, @CurrentPrincipal() by: Principal): Promise<SummaryHistoryEntryResponse[]> {
     return this.summary.history(name, by, query);
   }
 }

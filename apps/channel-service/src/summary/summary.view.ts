@@ -1,8 +1,9 @@
 import { Channel } from '../channels/channel.entity';
 import { SummarySlot } from './channel-summary.entity';
+import { SummaryResponse } from './dto/summary.response';
 
 /** The JSON of `GET /channels/{name}/summary` (DESIGN §6). */
-export function summaryView(channel: Channel, slot: SummarySlot) {
+export function summaryView(channel: Channel, slot: SummarySlot): SummaryResponse {
   return {
     channel: channel.name,
     text: slot.text,

@@ -1,8 +1,9 @@
 import { Controller, Get, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal } from '../auth/auth.decorators';
 import { Principal } from '../auth/principal';
 import { InboxQuery } from './dto/inbox.query';
+import { InboxItemResponse } from './dto/thread.response';
 import { ThreadsService } from './threads.service';
 
 @ApiTags('threads')
@@ -16,7 +17,8 @@ export class InboxController {
    * owes (targeted at it, or handed off to it) and untargeted open requests from others.
    */
   @Get()
-  inbox(@Query() query: InboxQuery, @CurrentPrincipal() by: Principal) {
+  @ApiOkResponse({ type: [InboxItemResponse] })
+  inbox(@Query() query: InboxQuery, @CurrentPrincipal() by: Principal): Promise<InboxItemResponse[]> {
     return this.threads.inbox(query, by);
   }
 }

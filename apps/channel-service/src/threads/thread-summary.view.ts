@@ -1,8 +1,9 @@
 import { Channel } from '../channels/channel.entity';
+import { ThreadSummaryResponse } from './dto/thread-summary.response';
 import { ThreadSummary } from './thread-summary.entity';
 
 /** The JSON of `GET /channels/{name}/threads/{correlationId}/summary`. */
-export function threadSummaryView(channel: Channel, s: ThreadSummary) {
+export function threadSummaryView(channel: Channel, s: ThreadSummary): ThreadSummaryResponse {
   return {
     channel: channel.name,
     correlationId: s.correlationId,

@@ -1,9 +1,11 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal } from '../auth/auth.decorators';
 import { Principal } from '../auth/principal';
 import { ListThreadsQuery } from './dto/list-threads.query';
 import { PageQuery } from './dto/page.query';
+import { ThreadDetailResponse, ThreadResponse } from './dto/thread.response';
+import { ThreadSummaryResponse } from './dto/thread-summary.response';
 import { ThreadsService } from './threads.service';
 
 @ApiTags('threads')
@@ -14,19 +16,22 @@ export class ThreadsController {
 
   /** The channel's threads from the durable thread index, oldest first; `status` filters (open, answered, done, declined, failed). */
   @Get()
-  list(@Param('name') name: string, @Query() query: ListThreadsQuery, @CurrentPrincipal() by: Principal) {
+  @ApiOkResponse({ type: [ThreadResponse] })
+  list(@Param('name') name: string, @Query() query: ListThreadsQuery, @CurrentPrincipal() by: Principal): Promise<ThreadResponse[]> {
     return this.threads.list(name, query, by);
   }
 
   /** One thread: its index row, a page of its messages (`afterSeq`, `limit`) and, once closed and summarised, its summary. */
   @Get(':correlationId')
-  get(@Param('name') name: string, @Param('correlationId') correlationId: string, @Query() query: PageQuery, @CurrentPrincipal() by: Principal) {
+  @ApiOkResponse({ type: ThreadDetailResponse })
+  get(@Param('name') name: string, @Param('correlationId') correlationId: string, @Query() query: PageQuery, @CurrentPrincipal() by: Principal): Promise<ThreadDetailResponse> {
     return this.threads.get(name, correlationId, query, by);
   }
 
   /** The summary of one closed thread (answered, done, declined or failed); 404 while it is open or not summarised yet. */
   @Get(':correlationId/summary')
-  summary(@Param('name') name: string, @Param('correlationId') correlationId: string, @CurrentPrincipal() by: Principal) {
+  @ApiOkResponse({ type: ThreadSummaryResponse })
+  summary(@Param('name') name: string, @Param('correlationId') correlationId: string, @CurrentPrincipal() by: Principal): Promise<ThreadSummaryResponse> {
     return this.threads.summary(name, correlationId, by);
   }
 }

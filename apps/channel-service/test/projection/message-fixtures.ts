@@ -27,8 +27,7 @@ export function conversation(from: number, n: number, senders: string[], content
 }
 
 /** Every text unit of a projection, whatever the format. */
-export function unitTexts(messages: any, format: string): string[] {
-  if (format === 'text') return [messages as string];
-  if (format === 'openai') return (messages as { content: string }[]).map((m) => m.content);
-  return (messages.messages as { content: { text: string }[] }[]).flatMap((m) => m.content.map((b) => b.text));
+export function unitTexts(projection: { format: string; messages?: { content: { text: string }[] }[]; text?: string }): string[] {
+  if (projection.format === 'text') return [projection.text ?? ''];
+  return (projection.messages ?? []).flatMap((m) => m.content.map((b) => b.text));
 }

@@ -6,7 +6,7 @@ import { CONTEXT_FORMATS } from '../../src/projection/context-format';
 import { heuristicDigester } from '../../src/projection/digest';
 import { projectContext } from '../../src/projection/project-context';
 import { MAX_KEEP_LAST, requiredMaxTokens } from '../../src/projection/projection-limits';
-import { validateProjectedMessages } from '../../src/projection/shape-validator';
+import { validateProjection } from '../../src/projection/shape-validator';
 import { renderSummaryBlock } from '../../src/projection/summary-block';
 
 const SENDERS = ['alice', 'bob', 'carol', 'd.e-v_1'];
@@ -61,10 +61,10 @@ describe('projectContext over random channels (property)', () => {
     await fc.assert(
       fc.asyncProperty(channel, async (input) => {
         const p = await projectContext(input, digester);
-        expect(validateProjectedMessages(p.messages, p.format)).toEqual([]);
+        expect(validateProjection(p)).toEqual([]);
         expect(p.projectedTokens).toBeLessThanOrEqual(input.maxTokens);
         // Recounted independently of the projection's own bookkeeping.
-        const texts = unitTexts(p.messages, p.format);
+        const texts = unitTexts(p);
         expect(texts.reduce((sum, t) => sum + estimateTokens(t), 0)).toBeLessThanOrEqual(input.maxTokens);
         expect(texts[0].startsWith(renderSummaryBlock(input.summary, input.maxTokens))).toBe(true);
         const kept = input.tail.slice(Math.max(0, input.tail.length - input.keepLast)).map((m) => m.seq);
@@ -81,7 +81,7 @@ describe('projectContext over random channels (property)', () => {
         const grown = [...input.tail, ...more.map((d, i) => message((input.tail.at(-1)?.seq ?? input.summary.coversThroughSeq) + 1 + i, d.sender, `y${d.content}`))];
         const before = await projectContext({ ...input, format: 'anthropic' }, digester);
         const after = await projectContext({ ...input, tail: grown, format: 'anthropic' }, digester);
-        expect(unitTexts(after.messages, 'anthropic')[0]).toBe(unitTexts(before.messages, 'anthropic')[0]);
+        expect(unitTexts(after)[0]).toBe(unitTexts(before)[0]);
       }),
       { numRuns: 100 },
     );

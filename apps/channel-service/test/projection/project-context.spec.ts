@@ -3,7 +3,7 @@ import { estimateTokens } from '@qhorus/blocks-summarisation';
 import { conversation, message, unitTexts } from './message-fixtures';
 import { heuristicDigester } from '../../src/projection/digest';
 import { ProjectionInput, projectContext } from '../../src/projection/project-context';
-import { validateProjectedMessages } from '../../src/projection/shape-validator';
+import { validateProjection } from '../../src/projection/shape-validator';
 
 const digester = heuristicDigester();
 const SUMMARY = { text: 'Alice leads; the release is blocked on the migration.', version: 3, coversThroughSeq: 40 };
@@ -20,7 +20,7 @@ function project(over: Partial<ProjectionInput> = {}) {
     ...over,
   };
   return projectContext(input, digester).then((p) => {
-    expect(validateProjectedMessages(p.messages, p.format)).toEqual([]);
+    expect(validateProjection(p)).toEqual([]);
     expect(p.projectedTokens).toBeLessThanOrEqual(input.maxTokens);
     return p;
   });
@@ -29,8 +29,9 @@ function project(over: Partial<ProjectionInput> = {}) {
 describe('projectContext', () => {
   it('puts the summary first with a marker naming its seq range, then the tail: the viewer as assistant, others as tagged users', async () => {
     const p = await project();
-    expect(p.messages).toEqual({
-      messages: [
+    expect(p.text).toBeUndefined();
+    expect(p.messages).toEqual(
+      [
         {
           role: 'user',
           content: [
@@ -42,14 +43,14 @@ describe('projectContext', () => {
         { role: 'user', content: [{ type: 'text', text: '[alice · STATUS #43] note 43' }] },
         { role: 'assistant', content: [{ type: 'text', text: 'note 44' }] },
       ],
-    });
+    );
     expect(p).toMatchObject({ summaryVersion: 3, coversThroughSeq: 40, digest: null, verbatimFromSeq: 41, truncatedSeqs: [] });
   });
 
   it('keeps the summary block byte-identical whatever the tail, and changes it only with the version', async () => {
     const first = await project({ tail: conversation(41, 2, ['alice']) });
     const later = await project({ tail: conversation(41, 120, ['alice', 'carol']), maxTokens: 600, keepLast: 3 });
-    const block = (p: any) => p.messages.messages[0].content[0].text;
+    const block = (p: any) => p.messages[0].content[0].text;
     expect(block(later)).toBe(block(first));
     expect(later.digest).not.toBeNull();
     const next = await project({ summary: { ...SUMMARY, version: 4, coversThroughSeq: 44 }, tail: [] });
@@ -58,9 +59,11 @@ describe('projectContext', () => {
 
   it('renders openai as one message per unit (no merging) and text as one tagged string', async () => {
     const openai = await project({ format: 'openai' });
-    expect((openai.messages as any[]).map((m) => m.role)).toEqual(['user', 'user', 'assistant', 'user', 'assistant']);
+    expect(openai.messages!.map((m) => m.role)).toEqual(['user', 'user', 'assistant', 'user', 'assistant']);
+    expect(openai.messages!.every((m) => m.content.length === 1 && m.content[0].type === 'text')).toBe(true);
     const text = await project({ format: 'text' });
-    expect(text.messages).toBe(
+    expect(text.messages).toBeUndefined();
+    expect(text.text).toBe(
       [`[Summary of messages 1–40 (v3). Expand with check_messages after_seq=0.]\n${SUMMARY.text}`, '[alice · STATUS #41] note 41', '[bob (you) · STATUS #42] note 42', '[alice · STATUS #43] note 43', '[bob (you) · STATUS #44] note 44'].join('\n\n'),
     );
   });
@@ -71,14 +74,14 @@ describe('projectContext', () => {
       message(42, 'carol', 'over to you', { type: MessageType.HANDOFF, target: 'bob', correlationId: 'c-1', inReplyTo: 41 }),
     ];
     const p = await project({ tail, format: 'openai' });
-    expect((p.messages as any[]).slice(1).map((m) => m.content)).toEqual(['[alice · QUERY #41 · corr c-1] who owns it?', '[carol · HANDOFF #42 → bob · corr c-1 · re #41] over to you']);
+    expect(p.messages!.slice(1).map((m) => m.content[0].text)).toEqual(['[alice · QUERY #41 · corr c-1] who owns it?', '[carol · HANDOFF #42 → bob · corr c-1 · re #41] over to you']);
   });
 
   it('starts an empty channel with a non-blank marker, and shows an own contentless DONE as [DONE]', async () => {
     const empty = await project({ summary: { text: '', version: 0, coversThroughSeq: 0 }, tail: [] });
-    expect(empty.messages).toEqual({ messages: [{ role: 'user', content: [{ type: 'text', text: '[No channel summary yet; messages from seq 1 follow.]' }] }] });
+    expect(empty.messages).toEqual([{ role: 'user', content: [{ type: 'text', text: '[No channel summary yet; messages from seq 1 follow.]' }] }]);
     const done = await project({ tail: [message(41, 'alice', 'done?'), message(42, 'bob', '', { type: MessageType.DONE })] });
-    expect((done.messages as any).messages[1]).toEqual({ role: 'assistant', content: [{ type: 'text', text: '[DONE]' }] });
+    expect(done.messages![1]).toEqual({ role: 'assistant', content: [{ type: 'text', text: '[DONE]' }] });
   });
 
   it('handles a tail shorter than keepLast, and keepLast 0', async () => {
@@ -93,7 +96,7 @@ describe('projectContext', () => {
     const digest = p.digest!;
     expect(p.verbatimFromSeq).toBe(digest.toSeq + 1);
     expect(p.verbatimFromSeq).toBeLessThanOrEqual(96);
-    const texts = unitTexts(p.messages, 'anthropic');
+    const texts = unitTexts(p);
     expect(texts[1]).toMatch(new RegExp(`^\\[Digest of messages 41–${digest.toSeq}, not yet in the summary\\. Expand with check_messages after_seq=40\\.\\]\\n`));
     expect(texts[1]).toMatch(/Participants \(3\)/);
     expect(texts[texts.length - 1]).toMatch(/step 100: /);
@@ -103,14 +106,14 @@ describe('projectContext', () => {
   it('names unread older messages in the digest when the tail was not read whole', async () => {
     const p = await project({ tail: conversation(500, 3, ['alice']), tailComplete: false });
     expect(p.digest).toEqual({ fromSeq: 41, toSeq: 499, messages: 0 });
-    expect(unitTexts(p.messages, 'anthropic')[1]).toBe('[Digest of messages 41–499, not yet in the summary. Expand with check_messages after_seq=40.]');
+    expect(unitTexts(p)[1]).toBe('[Digest of messages 41–499, not yet in the summary. Expand with check_messages after_seq=40.]');
   });
 
   it('cuts a kept message that alone exceeds the budget, with a marker saying how to read it whole', async () => {
     const huge = message(41, 'alice', 'word '.repeat(5000));
     const p = await project({ tail: [huge], keepLast: 1, maxTokens: 300 });
     expect(p.truncatedSeqs).toEqual([41]);
-    const texts = unitTexts(p.messages, 'anthropic');
+    const texts = unitTexts(p);
     expect(texts[1]).toMatch(/^\[alice · STATUS #41\] word word/);
     expect(texts[1]).toMatch(/… \[cut to fit maxTokens; check_messages after_seq=40 limit=1 returns it whole\]$/);
   });
@@ -119,9 +122,9 @@ describe('projectContext', () => {
     const long = { text: 'state '.repeat(3000), version: 9, coversThroughSeq: 40 };
     const a = await project({ summary: long, maxTokens: 1000, tail: [] });
     const b = await project({ summary: long, maxTokens: 1000 });
-    const block = unitTexts(a.messages, 'anthropic')[0];
+    const block = unitTexts(a)[0];
     expect(block).toMatch(/summary cut to fit maxTokens; get_channel_summary returns it whole\]$/);
     expect(estimateTokens(block)).toBeLessThanOrEqual(500);
-    expect(unitTexts(b.messages, 'anthropic')[0]).toBe(block);
+    expect(unitTexts(b)[0]).toBe(block);
   });
 });

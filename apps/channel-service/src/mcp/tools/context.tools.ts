@@ -25,7 +25,7 @@ export class ContextTools implements McpToolGroup {
           viewer: optional({ type: 'string', description: 'Whose messages become assistant turns (default: you).' }),
           keep_last: optional({ type: 'integer', description: `Newest messages always kept verbatim (default ${DEFAULT_KEEP_LAST}).`, schema: { minimum: 0 } }),
           max_tokens: optional({ type: 'integer', description: `Token budget of the whole projection (default ${DEFAULT_CONTEXT_MAX_TOKENS}).` }),
-          format: optional({ type: 'string', description: 'anthropic (default): {messages}; openai: a message list; text: one string.', schema: { enum: CONTEXT_FORMATS } }),
+          format: optional({ type: 'string', description: 'anthropic (default) or openai: `messages` is that provider\'s message array; text: `text` is one string (no `messages`).', schema: { enum: CONTEXT_FORMATS } }),
         }),
         annotations: { readOnlyHint: true },
         run: async (args, by) => {

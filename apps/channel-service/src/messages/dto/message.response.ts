@@ -1,0 +1,31 @@
+import { MessageType } from '@qhorus/api';
+import { ApiProperty, ApiPropertyOptions } from '@nestjs/swagger';
+import { JSON_MAP } from '../../docs/schema-properties';
+
+/** The public JSON of a message. */
+export class MessageResponse {
+  id: string;
+  channel: string;
+  /** Position in the channel: gapless, unique per channel. */
+  seq: number;
+  @ApiProperty({ enum: MessageType, enumName: 'MessageType' })
+  type: MessageType;
+  sender: string;
+  content: string;
+  topic: string;
+  @ApiProperty({ type: String, nullable: true })
+  correlationId: string | null;
+  @ApiProperty({ type: Number, nullable: true })
+  inReplyTo: number | null;
+  @ApiProperty({ type: String, nullable: true })
+  target: string | null;
+  @ApiProperty({ ...JSON_MAP, nullable: true } as ApiPropertyOptions)
+  metadata: Record<string, unknown> | null;
+  createdAt: Date;
+}
+
+/** The answer of `POST …/messages/batch`: the stored messages, in seq order. */
+export class MessageBatchResponse {
+  @ApiProperty({ type: () => [MessageResponse] })
+  messages: MessageResponse[];
+}

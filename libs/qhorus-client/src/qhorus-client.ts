@@ -1,0 +1,260 @@
+import { randomUUID } from 'node:crypto';
+import createClient, { Client } from 'openapi-fetch';
+import { backoffDelay, sleep } from './backoff';
+import { channelEvents, ChannelEvent, EventStreamOptions } from './event-stream';
+import type { components, operations, paths } from './generated/openapi';
+import { OperationId, OPERATIONS } from './generated/operations';
+import type { CallArgs, OperationResult } from './operation-types';
+import { AnthropicMessage, ContextResponse, OpenAIChatMessage, toAnthropicMessages, toOpenAIMessages } from './provider-messages';
+import { QhorusError } from './qhorus-error';
+
+type Schemas = components['schemas'];
+/** A channel as GET /channels answers it to its reader: with the caller's `readThroughSeq` and `unread`. */
+export type Channel = Schemas['ReaderChannelResponse'];
+export type ReadCursor = Schemas['ReadCursorResponse'];
+export type Message = Schemas['MessageResponse'];
+export type Summary = Schemas['SummaryResponse'];
+export type PostMessage = Schemas['PostMessageDto'];
+export type CreateChannel = Schemas['CreateChannelDto'];
+type Query<K extends OperationId> = NonNullable<CallArgs<K>['query']>;
+
+export interface QhorusClientOptions {
+  /** The service's root URL, e.g. http://localhost:3000 (the /api/v1 prefix is in the paths). */
+  baseUrl: string;
+  /** The admin token or an agent's token. */
+  token?: string;
+  /** A fetch to use instead of the global one (tests, proxies). */
+  fetch?: typeof fetch;
+  /** How often a post is tried when the service is unreachable, busy (429) or failing (5xx). */
+  postAttempts?: number;
+  /** First retry delay of a post; doubles per attempt (with jitter) up to `maxRetryDelayMs`. */
+  retryDelayMs?: number;
+  maxRetryDelayMs?: number;
+}
+
+export const DEFAULT_POST_ATTEMPTS = 4;
+export const DEFAULT_RETRY_DELAY_MS = 200;
+export const DEFAULT_MAX_RETRY_DELAY_MS = 5_000;
+export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
+
+/** Long-poll filters and bounds (DESIGN §6: `GET …/messages?afterSeq=&waitMs=`). */
+export interface WaitForMessagesOptions {
+  afterSeq: number;
+  /** How long the service holds the request open when nothing new is there (it caps this below 60 s). */
+  waitMs: number;
+  includeEvents?: boolean;
+  /** Only these types (sent as a comma list). */
+  type?: string[];
+  topic?: string;
+  sender?: string;
+  correlationId?: string;
+  target?: string;
+  limit?: number;
+  signal?: AbortSignal;
+}
+
+/**
+ * A typed client of the Qhorus HTTP API. Every operation of the OpenAPI document is callable by
+ * its operationId through `call` (types and the route table are generated from the document:
+ * `npm run client:generate`), and the named methods cover them with friendlier signatures.
+ * Every failure is a `QhorusError`.
+ */
+export class QhorusClient {
+  /** The underlying openapi-fetch client, typed by path, for anything the methods do not cover. */
+  readonly api: Client<paths>;
+  private readonly fetchImpl: typeof fetch;
+  private readonly baseUrl: string;
+  private readonly token?: string;
+  private readonly postAttempts: number;
+  private readonly retryDelayMs: number;
+  private readonly maxRetryDelayMs: number;
+
+  constructor(options: QhorusClientOptions) {
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.token = options.token;
+    this.fetchImpl = options.fetch ?? ((input, init) => fetch(input, init));
+    this.postAttempts = options.postAttempts ?? DEFAULT_POST_ATTEMPTS;
+    this.retryDelayMs = options.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS;
+    this.maxRetryDelayMs = options.maxRetryDelayMs ?? DEFAULT_MAX_RETRY_DELAY_MS;
+    this.api = createClient<paths>({ baseUrl: this.baseUrl, fetch: (request) => this.fetchImpl(request), headers: this.authHeaders() });
+  }
+
+  /** Calls one operation by its operationId; answers its 2xx body, or throws a QhorusError. */
+  async call<K extends OperationId>(id: K, args: CallArgs<K> = {}): Promise<OperationResult<K>> {
+    const op = OPERATIONS[id];
+    const pathParams = (args.path ?? {}) as Record<string, string>;
+    const described = `${op.method} ${this.baseUrl}${op.path.replace(/\{(\w+)\}/g, (_, k: string) => encodeURIComponent(pathParams[k] ?? `{${k}}`))}`;
+    const init = {
+      params: { path: args.path, query: args.query },
+      body: args.body,
+      headers: args.headers,
+      signal: args.signal,
+      parseAs: op.produces === 'text/plain' ? 'text' : 'json',
+    };
+    let result: { data?: unknown; error?: unknown; response: Response };
+    try {
+      // The route table and CallArgs type the call by operationId; openapi-fetch types it by path.
+      const request = this.api.request as unknown as (method: string, path: string, init: unknown) => Promise<typeof result>;
+      result = await request(op.method.toLowerCase(), op.path, init);
+    } catch (err) {
+      throw QhorusError.unreachable(described, err);
+    }
+    const { response } = result;
+    if (!response.ok) throw QhorusError.fromAnswer(response.status, response.statusText, result.error, described, response.headers.get('retry-after'));
+    return result.data as OperationResult<K>;
+  }
+
+  /**
+   * The operation serving `method path` (a path template such as `/api/v1/inbox`), if the
+   * document this client was generated from has it: for routes newer than some services.
+   */
+  static operationFor(method: string, path: string): OperationId | undefined {
+    return QhorusClient.operations().find((id) => OPERATIONS[id].method === method.toUpperCase() && OPERATIONS[id].path === path);
+  }
+
+  /** The operationIds this client can call (those of the document it was generated from). */
+  static operations(): OperationId[] {
+    return Object.keys(OPERATIONS) as OperationId[];
+  }
+
+  // Agents
+  registerAgent(name: string) {
+    return this.call('AgentsController_register', { body: { name } });
+  }
+  listAgents() {
+    return this.call('AgentsController_list');
+  }
+
+  // Channels
+  createChannel(channel: CreateChannel) {
+    return this.call('ChannelsController_create', { body: channel });
+  }
+  listChannels() {
+    return this.call('ChannelsController_list');
+  }
+  getChannel(name: string) {
+    return this.call('ChannelsController_get', { path: { name } });
+  }
+  updateChannel(name: string, changes: Schemas['UpdateChannelDto']) {
+    return this.call('ChannelsController_update', { path: { name }, body: changes });
+  }
+  /** Moves the caller's read cursor to `throughSeq` (never back: a lower one answers the current cursor). */
+  markRead(name: string, throughSeq: number): Promise<ReadCursor> {
+    return this.call('ChannelsController_markRead', { path: { name }, body: { throughSeq } });
+  }
+
+  // Messages
+  /**
+   * Posts a message, retried safely: one Idempotency-Key (yours, or a generated one) for every
+   * attempt, so a post whose answer was lost is never stored twice. Retries when the service is
+   * unreachable, answers 429 (after its Retry-After) or 5xx; any other error is thrown at once.
+   */
+  async postMessage(channel: string, message: PostMessage, options: { idempotencyKey?: string; signal?: AbortSignal } = {}): Promise<Message> {
+    const headers = { [IDEMPOTENCY_HEADER]: options.idempotencyKey ?? randomUUID() };
+    return this.retried(options.signal, () => this.call('MessagesController_post', { path: { name: channel }, body: message, headers, signal: options.signal }));
+  }
+
+  /** Runs a keyed (so repeatable) request, again when the service is unreachable, busy or failing. */
+  private async retried<T>(signal: AbortSignal | undefined, attemptOnce: () => Promise<T>): Promise<T> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await attemptOnce();
+      } catch (err) {
+        const last = attempt + 1 >= this.postAttempts || signal?.aborted;
+        if (!(err instanceof QhorusError) || !err.retryable || last) throw err;
+        await sleep(err.retryAfterMs ?? backoffDelay(attempt, this.retryDelayMs, this.maxRetryDelayMs), signal);
+      }
+    }
+  }
+  /**
+   * Posts several messages at once (consecutive seqs, all or nothing), retried like `postMessage`:
+   * one Idempotency-Key for every attempt (message i is keyed `<key>:<i>` by the service).
+   */
+  async postBatch(channel: string, messages: PostMessage[], options: { idempotencyKey?: string; signal?: AbortSignal } = {}): Promise<Message[]> {
+    const headers = { [IDEMPOTENCY_HEADER]: options.idempotencyKey ?? randomUUID() };
+    return this.retried(options.signal, async () => (await this.call('MessagesController_postBatch', { path: { name: channel }, body: { messages }, headers, signal: options.signal })).messages);
+  }
+  listMessages(channel: string, query: Query<'MessagesController_list'> = {}) {
+    return this.call('MessagesController_list', { path: { name: channel }, query });
+  }
+  /**
+   * Long poll: answers as soon as a message after `afterSeq` exists (matching the filters), or
+   * an empty page when `waitMs` passes with none.
+   */
+  async waitForMessages(channel: string, options: WaitForMessagesOptions): Promise<Message[]> {
+    const { signal, type, ...rest } = options;
+    const query = { ...rest, ...(type ? { type: type.join(',') } : {}) } as Query<'MessagesController_list'>;
+    return this.call('MessagesController_list', { path: { name: channel }, query, signal });
+  }
+
+  // Summary
+  getSummary(channel: string) {
+    return this.call('SummaryController_get', { path: { name: channel } });
+  }
+  refreshSummary(channel: string) {
+    return this.call('SummaryController_refresh', { path: { name: channel } });
+  }
+  overrideSummary(channel: string, override: Schemas['OverrideSummaryDto']) {
+    return this.call('SummaryController_override', { path: { name: channel }, body: override });
+  }
+  summaryHistory(channel: string, query: Query<'SummaryController_history'> = {}) {
+    return this.call('SummaryController_history', { path: { name: channel }, query });
+  }
+  listThreads(channel: string, query: Query<'ThreadsController_list'> = {}) {
+    return this.call('ThreadsController_list', { path: { name: channel }, query });
+  }
+  getThread(channel: string, correlationId: string, query: Query<'ThreadsController_get'> = {}) {
+    return this.call('ThreadsController_get', { path: { name: channel, correlationId }, query });
+  }
+  /** The caller's open obligations across every channel it may read, oldest first. */
+  inbox(query: Query<'InboxController_inbox'> = {}) {
+    return this.call('InboxController_inbox', { query });
+  }
+  threadSummary(channel: string, correlationId: string) {
+    return this.call('ThreadsController_summary', { path: { name: channel, correlationId } });
+  }
+
+  // Context projection
+  context(channel: string, query: Query<'ProjectionController_context'> = {}): Promise<ContextResponse> {
+    return this.call('ProjectionController_context', { path: { name: channel }, query });
+  }
+  /** The projection as Anthropic SDK messages, ready for `messages.create`. */
+  async anthropicContext(channel: string, query: Omit<Query<'ProjectionController_context'>, 'format'> = {}): Promise<Omit<ContextResponse, 'messages'> & { messages: AnthropicMessage[] }> {
+    const context = await this.context(channel, { ...query, format: 'anthropic' });
+    return { ...context, messages: toAnthropicMessages(context) };
+  }
+  /** The projection as OpenAI Chat Completions messages. */
+  async openaiContext(channel: string, query: Omit<Query<'ProjectionController_context'>, 'format'> = {}): Promise<Omit<ContextResponse, 'messages'> & { messages: OpenAIChatMessage[] }> {
+    const context = await this.context(channel, { ...query, format: 'openai' });
+    return { ...context, messages: toOpenAIMessages(context) };
+  }
+
+  // Live events
+  /** The channel's events, reconnecting with Last-Event-ID replay (see `channelEvents`). */
+  events(channel: string, options: EventStreamOptions = {}): AsyncGenerator<ChannelEvent> {
+    const path = OPERATIONS.EventsController_stream.path.replace('{name}', encodeURIComponent(channel));
+    const url = `${this.baseUrl}${path}${options.includeEvents ? '?includeEvents=true' : ''}`;
+    return channelEvents({ url, headers: this.authHeaders(), fetch: this.fetchImpl }, options);
+  }
+
+  // Operations
+  health() {
+    return this.call('HealthController_ready');
+  }
+  live() {
+    return this.call('HealthController_live');
+  }
+  metrics() {
+    return this.call('MetricsController_scrape');
+  }
+  /** One MCP JSON-RPC request (stateless). For real MCP use, prefer an MCP client on `${baseUrl}/mcp`. */
+  mcp(request: { jsonrpc: '2.0'; id: string | number; method: string; params?: Record<string, unknown> }) {
+    return this.call('McpController_handle', { body: request as never, headers: { accept: 'application/json, text/event-stream' } });
+  }
+
+  private authHeaders(): Record<string, string> {
+    return this.token ? { authorization: `Bearer ${this.token}` } : {};
+  }
+}
+
+export type { operations };

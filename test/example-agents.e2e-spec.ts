@@ -1,0 +1,69 @@
+import Anthropic from '@anthropic-ai/sdk';
+import { QhorusClient } from '@qhorus/client';
+import { runPlanner } from '../examples/agents/planner';
+import { runWorker } from '../examples/agents/worker';
+import { FakeAnthropic, startFakeAnthropic } from '../libs/blocks-summarisation/test/fake-anthropic-server';
+import { startTestApp, TEST_ADMIN_TOKEN, TestApp } from './support/test-app';
+
+const QUESTION = 'Is the orders migration reviewed and the integration suite green?';
+const ANSWER = 'Yes: the migration was reviewed this morning and the suite is green.';
+const CONCLUSION = 'Release 42 ships on Friday. The migration is reviewed and the suite is green.';
+
+describe('examples/agents: a planner and a worker coordinate through Qhorus with the Anthropic SDK', () => {
+  let t: TestApp;
+  let llm: FakeAnthropic;
+
+  beforeAll(async () => {
+    t = await startTestApp('example-agents', { inProcessQueue: true });
+    // The local Messages API answers by who is asking (the system prompt says).
+    llm = await startFakeAnthropic((req) => {
+      const system = String(req.body?.system ?? '');
+      if (system.includes('the worker')) return ANSWER;
+      return system.includes('Conclude') ? CONCLUSION : QUESTION;
+    });
+  });
+  afterAll(async () => {
+    await llm?.close();
+    await t?.close();
+  });
+
+  it('ask, wait, answer, read the summary, close the thread — both finish', async () => {
+    const admin = new QhorusClient({ baseUrl: t.baseUrl, token: TEST_ADMIN_TOKEN });
+    const planner = new QhorusClient({ baseUrl: t.baseUrl, token: (await admin.registerAgent('planner')).token });
+    const worker = new QhorusClient({ baseUrl: t.baseUrl, token: (await admin.registerAgent('worker')).token });
+    await planner.createChannel({ name: 'release-42', description: 'Ship release 42' });
+    await planner.postMessage('release-42', { type: 'STATUS', content: 'Release 42 is planned for Friday', topic: 'plan' });
+    const anthropic = new Anthropic({ apiKey: 'test-key', baseURL: llm.baseURL, maxRetries: 0 });
+    const controller = new AbortController();
+
+    const [planned, worked] = await Promise.all([
+      runPlanner({ client: planner, anthropic, model: 'claude-test', channel: 'release-42', worker: 'worker', goal: 'decide whether release 42 ships on Friday', signal: controller.signal }),
+      runWorker({ client: worker, anthropic, model: 'claude-test', channel: 'release-42', name: 'worker', signal: controller.signal }),
+    ]);
+
+    expect(planned).toMatchObject({ question: QUESTION, answer: ANSWER, conclusion: CONCLUSION });
+    const messages = await admin.listMessages('release-42');
+    expect(messages.map((m) => [m.sender, m.type, m.content])).toEqual([
+      ['planner', 'STATUS', 'Release 42 is planned for Friday'],
+      ['planner', 'QUERY', QUESTION],
+      ['worker', 'RESPONSE', ANSWER],
+      ['planner', 'DONE', CONCLUSION],
+    ]);
+    expect(new Set(messages.slice(1).map((m) => m.correlationId)).size).toBe(1);
+    expect(messages[1].target).toBe('worker');
+    expect(worked.closedBy).toEqual(messages[3]);
+
+    // The planner read a summary that covers the answer, and the heuristic recorded the closed query.
+    expect(planned.summary.coversThroughSeq).toBeGreaterThanOrEqual(3);
+    expect(planned.summary.text).toContain('planner');
+
+    // Each model call got the channel's context from Qhorus, through the SDK's own request.
+    const calls = llm.requests.map((r) => ({ system: String(r.body.system), said: JSON.stringify(r.body.messages) }));
+    expect(calls).toHaveLength(3);
+    const workerCall = calls.find((c) => c.system.includes('the worker'))!;
+    expect(workerCall.said).toContain(QUESTION);
+    const conclusionCall = calls.find((c) => c.system.includes('Conclude'))!;
+    expect(conclusionCall.said).toContain('[Summary of messages 1–');
+    expect(conclusionCall.said).toContain(ANSWER);
+  });
+});
