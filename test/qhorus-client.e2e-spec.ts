@@ -266,6 +266,20 @@ describe('@qhorus/client against the real service', () => {
     expect(await failure(alice.call('McpController_deleteNotAllowed'))).toMatchObject({ statusCode: 405 });
   });
 
+  it('agents: rotate gives a new token and the old one stops working; revoke shuts the agent out', async () => {
+    const erin = await admin.registerAgent('erin');
+    const rotated = await admin.rotateAgentToken('erin');
+    expect(rotated).toMatchObject({ name: 'erin', token: expect.any(String) });
+    expect(rotated.token).not.toBe(erin.token);
+    const oldClient = new QhorusClient({ baseUrl: t.baseUrl, token: erin.token, fetch: recorder.fetch });
+    const newClient = new QhorusClient({ baseUrl: t.baseUrl, token: rotated.token, fetch: recorder.fetch });
+    expect(await failure(oldClient.listChannels())).toMatchObject({ statusCode: 401 });
+    expect(Array.isArray(await newClient.listChannels())).toBe(true);
+    expect(await admin.revokeAgent('erin')).toMatchObject({ name: 'erin' });
+    expect(await failure(newClient.listChannels())).toMatchObject({ statusCode: 401 });
+    expect(await failure(admin.revokeAgent('nobody-here'))).toMatchObject({ statusCode: 404 });
+  });
+
   it('has exercised every operation of the document through the client (this file covers every route)', () => {
     const missing = QhorusClient.operations().filter((id) => !recorder.seen.has(id));
     expect(missing).toEqual([]);

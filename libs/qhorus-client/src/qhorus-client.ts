@@ -124,6 +124,14 @@ export class QhorusClient {
   listAgents() {
     return this.call('AgentsController_list');
   }
+  /** Admin: revokes an agent; its token stops working at once on every instance. */
+  revokeAgent(name: string) {
+    return this.call('AgentsController_revoke', { path: { name } });
+  }
+  /** Admin: a new token for an agent (shown this once); the old one stops working at once. */
+  rotateAgentToken(name: string) {
+    return this.call('AgentsController_rotate', { path: { name } });
+  }
 
   // Channels
   createChannel(channel: CreateChannel) {

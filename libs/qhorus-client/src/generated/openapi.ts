@@ -7,10 +7,45 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Active agents with their creation and last-seen times. */
         get: operations["AgentsController_list"];
         put?: never;
         /** Registers an agent and returns its token, shown this once. */
         post: operations["AgentsController_register"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/agents/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke an agent (admin) */
+        delete: operations["AgentsController_revoke"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/agents/{name}/token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Rotate an agent's token (admin) */
+        post: operations["AgentsController_rotate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -353,9 +388,15 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        AgentResponse: {
+        AgentDto: {
             /** Format: date-time */
             createdAt: string;
+            /**
+             * Format: date-time
+             * @description Written behind in batches: up to QHORUS_LAST_SEEN_FLUSH_MS late; null if never seen.
+             */
+            lastSeenAt: string | null;
+            /** @description The agent's name, the sender of its messages. */
             name: string;
         };
         ApiError: {
@@ -454,10 +495,14 @@ export interface components {
         };
         DependencyHealth: {
             backend?: string;
+            impact?: string;
             /** @description Why it is down. */
             message?: string;
-            /** @enum {string} */
-            status: "up" | "down";
+            /**
+             * @description `degraded`: down, but this role serves without it (the queue on api/all); `impact` says what that means.
+             * @enum {string}
+             */
+            status: "up" | "down" | "degraded";
         };
         HealthResponse: {
             details: {
@@ -470,7 +515,7 @@ export interface components {
                 [key: string]: components["schemas"]["DependencyHealth"];
             };
             /** @enum {string} */
-            status: "ok" | "error" | "shutting_down";
+            status: "ok" | "degraded" | "error";
         };
         InboxItemResponse: {
             ageSeconds: number;
@@ -616,11 +661,26 @@ export interface components {
             /** @description The agent's unique name, used as the sender of its messages. */
             name: string;
         };
-        RegisteredAgentResponse: {
+        RegisteredAgentDto: {
             /** Format: date-time */
             createdAt: string;
             name: string;
-            /** @description The agent's bearer token (`qh_…`). */
+            /** @description Send as `Authorization: Bearer <token>`. Shown once; only its hash is stored. */
+            token: string;
+        };
+        RevokedAgentDto: {
+            name: string;
+            /**
+             * Format: date-time
+             * @description When it was first revoked (a repeated revoke answers the same time).
+             */
+            revokedAt: string;
+        };
+        RotatedTokenDto: {
+            name: string;
+            /** Format: date-time */
+            rotatedAt: string;
+            /** @description The new token. Shown once; only its hash is stored. */
             token: string;
         };
         SummaryHistoryEntryResponse: {
@@ -648,6 +708,10 @@ export interface components {
             channel: string;
             /** @description The last seq the text accounts for. */
             coversThroughSeq: number;
+            /** @description Why the summary is degraded (a spent model budget: no model calls until it refills); survives later commits. */
+            degraded: string | null;
+            /** Format: date-time */
+            degradedAt: string | null;
             /** @description Why the last job failed (null after a success) */
             lastError: string | null;
             /** Format: date-time */
@@ -768,7 +832,7 @@ export interface operations {
                      *       }
                      *     ]
                      */
-                    "application/json": components["schemas"]["AgentResponse"][];
+                    "application/json": components["schemas"]["AgentDto"][];
                 };
             };
             /** @description Missing, unknown or revoked bearer token */
@@ -821,7 +885,7 @@ export interface operations {
                      *       "createdAt": "2025-01-15T09:30:00.000Z"
                      *     }
                      */
-                    "application/json": components["schemas"]["RegisteredAgentResponse"];
+                    "application/json": components["schemas"]["RegisteredAgentDto"];
                 };
             };
             /** @description Bad input: the message names the problem and `details` lists every bad field */
@@ -842,7 +906,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Not allowed: the admin token is needed, or a body `sender` is not the caller */
+            /** @description Not allowed: the admin token is needed, a body `sender` is not the caller, a quota is reached (QHORUS_MAX_CHANNELS_PER_AGENT) or the summariser policy forbids the choice (QHORUS_MODEL_SUMMARISER_POLICY) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -860,8 +924,122 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description The body is over the request limit, or the content over QHORUS_MAX_CONTENT_BYTES */
+            /** @description The body is over the request limit, the content over QHORUS_MAX_CONTENT_BYTES, or the metadata over QHORUS_MAX_METADATA_BYTES */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Postgres is unreachable: retry shortly (retry a post with the same Idempotency-Key: it is never stored twice) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    AgentsController_revoke: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RevokedAgentDto"];
+                };
+            };
+            /** @description Missing, unknown or revoked bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not allowed: the admin token is needed, a body `sender` is not the caller, a quota is reached (QHORUS_MAX_CHANNELS_PER_AGENT) or the summariser policy forbids the choice (QHORUS_MODEL_SUMMARISER_POLICY) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such channel (or agent), or a private channel the caller is not a member of */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Postgres is unreachable: retry shortly (retry a post with the same Idempotency-Key: it is never stored twice) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    AgentsController_rotate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RotatedTokenDto"];
+                };
+            };
+            /** @description Missing, unknown or revoked bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not allowed: the admin token is needed, a body `sender` is not the caller, a quota is reached (QHORUS_MAX_CHANNELS_PER_AGENT) or the summariser policy forbids the choice (QHORUS_MODEL_SUMMARISER_POLICY) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such channel (or agent), or a private channel the caller is not a member of */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -994,6 +1172,15 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description Not allowed: the admin token is needed, a body `sender` is not the caller, a quota is reached (QHORUS_MAX_CHANNELS_PER_AGENT) or the summariser policy forbids the choice (QHORUS_MODEL_SUMMARISER_POLICY) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
             /** @description Conflict: the name is taken, the version moved on, or an Idempotency-Key was reused with another body */
             409: {
                 headers: {
@@ -1003,7 +1190,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description The body is over the request limit, or the content over QHORUS_MAX_CONTENT_BYTES */
+            /** @description The body is over the request limit, the content over QHORUS_MAX_CONTENT_BYTES, or the metadata over QHORUS_MAX_METADATA_BYTES */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -1065,7 +1252,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No such channel, or a private channel the caller is not a member of */
+            /** @description No such channel (or agent), or a private channel the caller is not a member of */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1146,7 +1333,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Not allowed: the admin token is needed, or a body `sender` is not the caller */
+            /** @description Not allowed: the admin token is needed, a body `sender` is not the caller, a quota is reached (QHORUS_MAX_CHANNELS_PER_AGENT) or the summariser policy forbids the choice (QHORUS_MODEL_SUMMARISER_POLICY) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1155,7 +1342,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No such channel, or a private channel the caller is not a member of */
+            /** @description No such channel (or agent), or a private channel the caller is not a member of */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1164,7 +1351,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description The body is over the request limit, or the content over QHORUS_MAX_CONTENT_BYTES */
+            /** @description The body is over the request limit, the content over QHORUS_MAX_CONTENT_BYTES, or the metadata over QHORUS_MAX_METADATA_BYTES */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -1230,7 +1417,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No such channel, or a private channel the caller is not a member of */
+            /** @description No such channel (or agent), or a private channel the caller is not a member of */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1296,8 +1483,17 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No such channel, or a private channel the caller is not a member of */
+            /** @description No such channel (or agent), or a private channel the caller is not a member of */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A limit was reached (per-agent rate, failed authentications per address, event streams per agent): the message names it; retry after the `Retry-After` header */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1396,7 +1592,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No such channel, or a private channel the caller is not a member of */
+            /** @description No such channel (or agent), or a private channel the caller is not a member of */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1498,7 +1694,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Not allowed: the admin token is needed, or a body `sender` is not the caller */
+            /** @description Not allowed: the admin token is needed, a body `sender` is not the caller, a quota is reached (QHORUS_MAX_CHANNELS_PER_AGENT) or the summariser policy forbids the choice (QHORUS_MODEL_SUMMARISER_POLICY) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1507,7 +1703,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No such channel, or a private channel the caller is not a member of */
+            /** @description No such channel (or agent), or a private channel the caller is not a member of */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1525,7 +1721,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description The body is over the request limit, or the content over QHORUS_MAX_CONTENT_BYTES */
+            /** @description The body is over the request limit, the content over QHORUS_MAX_CONTENT_BYTES, or the metadata over QHORUS_MAX_METADATA_BYTES */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -1534,7 +1730,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Rate limit reached: retry after the `Retry-After` header */
+            /** @description A limit was reached (per-agent rate, failed authentications per address, event streams per agent): the message names it; retry after the `Retry-After` header */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -1608,7 +1804,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No such channel, or a private channel the caller is not a member of */
+            /** @description No such channel (or agent), or a private channel the caller is not a member of */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1617,7 +1813,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description The body is over the request limit, or the content over QHORUS_MAX_CONTENT_BYTES */
+            /** @description The body is over the request limit, the content over QHORUS_MAX_CONTENT_BYTES, or the metadata over QHORUS_MAX_METADATA_BYTES */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -1678,7 +1874,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No such channel, or a private channel the caller is not a member of */
+            /** @description No such channel (or agent), or a private channel the caller is not a member of */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1687,7 +1883,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description The body is over the request limit, or the content over QHORUS_MAX_CONTENT_BYTES */
+            /** @description The body is over the request limit, the content over QHORUS_MAX_CONTENT_BYTES, or the metadata over QHORUS_MAX_METADATA_BYTES */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -1742,6 +1938,8 @@ export interface operations {
                      *       "updatedBy": "summariser:heuristic",
                      *       "lastError": null,
                      *       "lastErrorAt": null,
+                     *       "degraded": null,
+                     *       "degradedAt": null,
                      *       "summariser": "heuristic"
                      *     }
                      */
@@ -1757,7 +1955,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No such channel, or a private channel the caller is not a member of */
+            /** @description No such channel (or agent), or a private channel the caller is not a member of */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1822,6 +2020,8 @@ export interface operations {
                      *       "updatedBy": "summariser:heuristic",
                      *       "lastError": null,
                      *       "lastErrorAt": null,
+                     *       "degraded": null,
+                     *       "degradedAt": null,
                      *       "summariser": "heuristic"
                      *     }
                      */
@@ -1846,7 +2046,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No such channel, or a private channel the caller is not a member of */
+            /** @description No such channel (or agent), or a private channel the caller is not a member of */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1864,7 +2064,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description The body is over the request limit, or the content over QHORUS_MAX_CONTENT_BYTES */
+            /** @description The body is over the request limit, the content over QHORUS_MAX_CONTENT_BYTES, or the metadata over QHORUS_MAX_METADATA_BYTES */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -1944,7 +2144,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No such channel, or a private channel the caller is not a member of */
+            /** @description No such channel (or agent), or a private channel the caller is not a member of */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1999,7 +2199,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No such channel, or a private channel the caller is not a member of */
+            /** @description No such channel (or agent), or a private channel the caller is not a member of */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2063,7 +2263,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No such channel, or a private channel the caller is not a member of */
+            /** @description No such channel (or agent), or a private channel the caller is not a member of */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2126,7 +2326,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No such channel, or a private channel the caller is not a member of */
+            /** @description No such channel (or agent), or a private channel the caller is not a member of */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2175,7 +2375,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description No such channel, or a private channel the caller is not a member of */
+            /** @description No such channel (or agent), or a private channel the caller is not a member of */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2253,7 +2453,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Every dependency is up */
+            /** @description Ready. On the api and all roles an unreachable Redis is reported as `degraded` (posts are accepted, summaries catch up later) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2288,7 +2488,7 @@ export interface operations {
                     "application/json": components["schemas"]["HealthResponse"];
                 };
             };
-            /** @description A dependency is down; `details` says which */
+            /** @description Postgres (or, on a worker, Redis) is down; `details` says which */
             503: {
                 headers: {
                     [name: string]: unknown;

@@ -5,6 +5,8 @@ import type { operations } from './openapi';
 export const OPERATIONS = {
   AgentsController_list: { method: 'GET', path: '/api/v1/agents', produces: 'application/json' },
   AgentsController_register: { method: 'POST', path: '/api/v1/agents', produces: 'application/json' },
+  AgentsController_revoke: { method: 'DELETE', path: '/api/v1/agents/{name}', produces: 'application/json' },
+  AgentsController_rotate: { method: 'POST', path: '/api/v1/agents/{name}/token', produces: 'application/json' },
   ChannelsController_create: { method: 'POST', path: '/api/v1/channels', produces: 'application/json' },
   ChannelsController_get: { method: 'GET', path: '/api/v1/channels/{name}', produces: 'application/json' },
   ChannelsController_list: { method: 'GET', path: '/api/v1/channels', produces: 'application/json' },
