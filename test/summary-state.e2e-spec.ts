@@ -80,6 +80,8 @@ describe('the summary state stays true, whatever writes the text', () => {
         QHORUS_TIERED_SMALL_MAX: String(SMALL_MAX),
         QHORUS_TIERED_MEDIUM_MAX: String(MEDIUM_MAX),
         QHORUS_JOB_ATTEMPTS: '1',
+        // The agents pick model-backed strategies themselves, over many steps: no cost guard here.
+        QHORUS_MODEL_SUMMARISER_POLICY: 'anyone', QHORUS_MODEL_SUMMARY_MIN_THRESHOLD: '1', QHORUS_MODEL_CALLS_PER_HOUR: '1000000',
       },
       summarisers: {
         'text-only': new TextOnlySummariser(),
@@ -242,6 +244,7 @@ describe('the summary state stays true, whatever writes the text', () => {
           QHORUS_LLM_MODE: 'APPEND',
           QHORUS_SUMMARY_TEXT_MAX_CHARS: String(TEXT_MAX_CHARS),
           QHORUS_JOB_ATTEMPTS: '1',
+          QHORUS_MODEL_SUMMARISER_POLICY: 'anyone', QHORUS_MODEL_SUMMARY_MIN_THRESHOLD: '1', QHORUS_MODEL_CALLS_PER_HOUR: '1000000',
         },
       });
       appendClients = {};

@@ -45,6 +45,8 @@ describe('job takeover: a crashed or handed-back summary job is finished by anot
         // The default sweep (5 s) would also recover the channel; keep it out of the way so the
         // figure measures the queue's own takeover.
         QHORUS_SWEEP_INTERVAL_MS: '600000',
+        // The agent picks the llm strategy itself: no cost guard here.
+        QHORUS_MODEL_SUMMARISER_POLICY: 'anyone', QHORUS_MODEL_SUMMARY_MIN_THRESHOLD: '1', QHORUS_MODEL_CALLS_PER_HOUR: '1000000',
         ...env,
       },
     };

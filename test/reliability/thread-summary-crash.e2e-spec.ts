@@ -25,7 +25,7 @@ describe('thread summaries survive a crash between the closing post and the summ
       name,
       databaseUrl: db.url,
       queuePrefix: `qtest-thread-crash-${process.pid}`,
-      env: { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: probe.baseURL, QHORUS_LLM_TIMEOUT_MS: '300000', QHORUS_SUMMARY_TIMEOUT_MS: '600000', LOG_LEVEL: 'warn' },
+      env: { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: probe.baseURL, QHORUS_LLM_TIMEOUT_MS: '300000', QHORUS_SUMMARY_TIMEOUT_MS: '600000', LOG_LEVEL: 'warn', QHORUS_MODEL_SUMMARISER_POLICY: 'anyone', QHORUS_MODEL_SUMMARY_MIN_THRESHOLD: '1', QHORUS_MODEL_CALLS_PER_HOUR: '1000000' },
     });
     running.push(service);
     return service;

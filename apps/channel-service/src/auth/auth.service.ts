@@ -68,6 +68,13 @@ export class AuthService implements OnApplicationBootstrap, BeforeApplicationShu
     const cached = this.known.get(hash);
     if (cached) return this.agentSeen(cached);
     if (this.unknown.get(hash)) return this.failed(address);
+    // Requests carrying a token already being looked up share that one query (and its reservation):
+    // a fleet's first burst of requests after a start must not look like a flood of failures.
+    const joined = this.lookups.get(hash);
+    if (joined) {
+      const name = await joined;
+      return name ? this.agentSeen(name) : this.failed(address);
+    }
     this.failures.reserveLookup(address); // 429 here, before any query, once the address is over its limit
     let name: string | null;
     try {
