@@ -75,7 +75,8 @@ describe('LangChain: QhorusChatMessageHistory on a real channel', () => {
     const recent = messages.slice(1);
     expect(recent.length).toBeLessThanOrEqual(4);
     expect(recent.length).toBe(Math.min(4, 12 - summary.coversThroughSeq));
-    expect(recent.at(-1)?.text).toBe('noted 12');
+    // The job may have started after the last post and covered all 12: then nothing is recent.
+    if (summary.coversThroughSeq < 12) expect(recent.at(-1)?.text).toBe('noted 12');
 
     await history.clear();
     expect(await history.getMessages()).toEqual([]);
