@@ -3,9 +3,8 @@ import { MESSAGE_TYPES } from '@qhorus/api';
 import { Transform } from 'class-transformer';
 import { ArrayNotEmpty, IsBoolean, IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, Min, ValidationArguments } from 'class-validator';
 import { MAX_CORRELATION_ID_LENGTH, MAX_TOPIC_LENGTH } from './post-message.dto';
+import { queryBool, queryInt } from '../../common/query-transforms';
 
-const toInt = ({ value }: { value: unknown }) => (typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : value);
-const toBool = ({ value }: { value: unknown }) => (value === 'true' ? true : value === 'false' ? false : value);
 /** `type=QUERY,command` → ['QUERY', 'COMMAND'] (as a post accepts any case). MCP may pass an array. */
 const toTypeList = ({ value }: { value: unknown }) => {
   const parts = typeof value === 'string' ? value.split(',') : value;
@@ -25,7 +24,7 @@ const MAX_AGENT_NAME_LENGTH = 64;
 export class ListMessagesQuery {
   /** Only messages with seq greater than this (default 0). */
   @IsOptional()
-  @Transform(toInt)
+  @Transform(queryInt)
   @IsInt()
   @Min(0)
   @Max(Number.MAX_SAFE_INTEGER) // larger values lose precision in JSON numbers (and overflow bigint)
@@ -33,7 +32,7 @@ export class ListMessagesQuery {
 
   /** Only messages with seq less than this; the page is then the newest `limit` of them (still ascending). */
   @IsOptional()
-  @Transform(toInt)
+  @Transform(queryInt)
   @IsInt()
   @Min(1)
   @Max(Number.MAX_SAFE_INTEGER)
@@ -41,21 +40,21 @@ export class ListMessagesQuery {
 
   /** The newest N matching messages (before `beforeSeq` when given), ascending; capped like `limit`. */
   @IsOptional()
-  @Transform(toInt)
+  @Transform(queryInt)
   @IsInt()
   @Min(1)
   tail?: number;
 
   /** Page size (default and maximum are configured). */
   @IsOptional()
-  @Transform(toInt)
+  @Transform(queryInt)
   @IsInt()
   @Min(1)
   limit?: number;
 
   /** Include EVENT telemetry (hidden by default). */
   @IsOptional()
-  @Transform(toBool)
+  @Transform(queryBool)
   @IsBoolean()
   includeEvents?: boolean;
 
@@ -94,14 +93,14 @@ export class ListMessagesQuery {
 
   /** Long poll: with nothing after `afterSeq` yet, wait up to this long (ms; capped by QHORUS_LONG_POLL_MAX_MS). */
   @IsOptional()
-  @Transform(toInt)
+  @Transform(queryInt)
   @IsInt()
   @Min(0)
   waitMs?: number;
 
   /** Start after the caller's read cursor (or `afterSeq`, whichever is later). */
   @IsOptional()
-  @Transform(toBool)
+  @Transform(queryBool)
   @IsBoolean()
   unreadOnly?: boolean;
 }

@@ -3,8 +3,8 @@ import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-vali
 import { AGENT_NAME_PATTERN } from '../../auth/dto/register-agent.dto';
 import { CONTEXT_FORMATS, ContextFormat } from '../context-format';
 import { MAX_CONTEXT_MAX_TOKENS, MAX_KEEP_LAST, MIN_CONTEXT_MAX_TOKENS } from '../projection-limits';
+import { queryInt } from '../../common/query-transforms';
 
-const toInt = ({ value }: { value: unknown }) => (typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : value);
 
 export class ContextQuery {
   /** Whose point of view: their messages become `assistant` turns (default: the caller). */
@@ -15,7 +15,7 @@ export class ContextQuery {
 
   /** How many of the newest messages are always verbatim (default 10, fewer if maxTokens is small). */
   @IsOptional()
-  @Transform(toInt)
+  @Transform(queryInt)
   @IsInt()
   @Min(0)
   @Max(MAX_KEEP_LAST)
@@ -23,7 +23,7 @@ export class ContextQuery {
 
   /** Token budget of the whole projection (default 4000). */
   @IsOptional()
-  @Transform(toInt)
+  @Transform(queryInt)
   @IsInt()
   @Min(MIN_CONTEXT_MAX_TOKENS)
   @Max(MAX_CONTEXT_MAX_TOKENS)

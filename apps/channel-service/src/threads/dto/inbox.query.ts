@@ -1,12 +1,12 @@
 import { Transform } from 'class-transformer';
 import { IsInt, IsOptional, Min } from 'class-validator';
+import { queryInt } from '../../common/query-transforms';
 
-const toInt = ({ value }: { value: unknown }) => (typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : value);
 
 export class InboxQuery {
   /** At most this many obligations, oldest first (default and maximum are configured). */
   @IsOptional()
-  @Transform(toInt)
+  @Transform(queryInt)
   @IsInt()
   @Min(1)
   limit?: number;

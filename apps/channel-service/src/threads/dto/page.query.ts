@@ -1,13 +1,13 @@
 import { Transform } from 'class-transformer';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { queryInt } from '../../common/query-transforms';
 
-const toInt = ({ value }: { value: unknown }) => (typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : value);
 
 /** A page after a seq (threads: their opened seq; a thread's messages: their seq), oldest first. */
 export class PageQuery {
   /** Only entries with seq greater than this (default 0). */
   @IsOptional()
-  @Transform(toInt)
+  @Transform(queryInt)
   @IsInt()
   @Min(0)
   @Max(Number.MAX_SAFE_INTEGER) // larger values lose precision in JSON numbers (and overflow bigint)
@@ -15,7 +15,7 @@ export class PageQuery {
 
   /** Page size (default and maximum are configured). */
   @IsOptional()
-  @Transform(toInt)
+  @Transform(queryInt)
   @IsInt()
   @Min(1)
   limit?: number;
