@@ -6,6 +6,15 @@ import { startAnotherInstance, startTestApp, TestApp } from '../support/test-app
 
 /** Far longer than any test: a refusal seen here is the invalidation, never the cache TTL running out. */
 const CACHE_FOR_AN_HOUR = String(60 * 60 * 1000);
+/**
+ * The route answers once its own instance heard its message back from the bus; another instance
+ * reads the same message in its own time (with Postgres, its own backend sends it), so "at once"
+ * there means within a delivery: bounded here far below the TTL (docs/decisions.md, issue 15).
+ */
+const DELIVERY_BOUND_MS = 2_000;
+const DELIVERY_POLL_MS = 10;
+const refusedOn = (client: ApiClient, where: string) =>
+  waitFor(async () => (await client.get('/api/v1/channels')).status === 401, `the old token refused on ${where}`, DELIVERY_BOUND_MS, DELIVERY_POLL_MS);
 
 /**
  * Issue 15, item 1: revoke and rotate take effect at once on every instance, through Redis
@@ -30,14 +39,14 @@ describe.each([
     await t?.close();
   });
 
-  it('a revocation on one instance refuses the very next request on the other, although its token was cached there', async () => {
+  it('a revocation on one instance refuses the next requests on the other within a delivery, although its token was cached there', async () => {
     const eve = await t.agent('eve');
     expect((await onOther(eve).get('/api/v1/channels')).status).toBe(200); // now cached on the other instance
     const revoked = await t.admin.request('DELETE', '/api/v1/agents/eve');
     expect(revoked.status).toBe(200);
     expect(revoked.body).toEqual({ name: 'eve', revokedAt: expect.any(String) });
-    expect((await onOther(eve).get('/api/v1/channels')).status).toBe(401);
-    expect((await eve.get('/api/v1/channels')).status).toBe(401);
+    expect((await eve.get('/api/v1/channels')).status).toBe(401); // the revoking instance: the very next request
+    await refusedOn(onOther(eve), 'the other instance');
     // Gone from the list, and the name is never registered again.
     expect((await t.admin.get('/api/v1/agents')).body.map((a: { name: string }) => a.name)).not.toContain('eve');
     const again = await t.admin.post('/api/v1/agents', { name: 'eve' });
@@ -47,7 +56,7 @@ describe.each([
     expect((await t.admin.request('DELETE', '/api/v1/agents/eve')).body).toEqual(revoked.body);
   });
 
-  it('a rotation: the old token is refused on both instances at once, the new one (shown once) works on both', async () => {
+  it('a rotation: the old token is refused on both instances (the other within a delivery), the new one (shown once) works on both', async () => {
     const rot = await t.agent('rot');
     expect((await onOther(rot).get('/api/v1/channels')).status).toBe(200);
     expect((await rot.get('/api/v1/channels')).status).toBe(200);
@@ -55,8 +64,8 @@ describe.each([
     expect(rotated.status).toBe(201);
     expect(rotated.body).toEqual({ name: 'rot', token: expect.stringMatching(/^qh_/), rotatedAt: expect.any(String) });
     expect(rotated.body.token).not.toBe(rot.token);
-    expect((await rot.get('/api/v1/channels')).status).toBe(401);
-    expect((await onOther(rot).get('/api/v1/channels')).status).toBe(401);
+    expect((await onOther(rot).get('/api/v1/channels')).status).toBe(401); // the rotating instance
+    await refusedOn(rot, 'the instance that had it cached');
     const renewed = rot.as(rotated.body.token);
     expect((await renewed.get('/api/v1/channels')).status).toBe(200);
     expect((await onOther(renewed).get('/api/v1/channels')).status).toBe(200);
