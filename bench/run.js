@@ -17,7 +17,7 @@ const { channelNames, copySlotsToBaseline, createBaselineChannels, seedSummaries
 const { createDatabase, runMigrations } = require('./lib/postgres');
 const { deleteRedisPrefix } = require('./lib/redis');
 const { renderReport } = require('./lib/report');
-const { startBaseline, startService } = require('./lib/servers');
+const { startBaseline, startNestFloor, startService } = require('./lib/servers');
 const { runStamp } = require('./lib/stamp');
 const { compare, measuredWindows } = require('./scenarios/throughput');
 const { measureFreshness } = require('./scenarios/freshness');
@@ -68,8 +68,10 @@ async function main() {
       cleanups.push(() => baselineDb.drop());
       const preparedDb = await createDatabase(stamp, 'prepared');
       cleanups.push(() => preparedDb.drop());
+      const floorDb = await createDatabase(stamp, 'floor');
+      cleanups.push(() => floorDb.drop());
       cleanups.push(() => deleteRedisPrefix(queuePrefix));
-      for (const db of [baselineDb, preparedDb]) {
+      for (const db of [baselineDb, preparedDb, floorDb]) {
         await runMigrations(db.url);
         await createBaselineChannels(db.url, POST_CHANNELS);
       }
@@ -82,7 +84,9 @@ async function main() {
       cleanups.unshift(() => baseline.stop());
       const prepared = await startBaseline({ databaseUrl: preparedDb.url, poolSize, nodeArgs: profileArgs, prepared: true });
       cleanups.unshift(() => prepared.stop());
-      log(`service pid ${service.pid} at ${service.url}, baseline pid ${baseline.pid} at ${baseline.url}, prepared baseline pid ${prepared.pid} at ${prepared.url}, pool size ${poolSize}`);
+      const floor = await startNestFloor({ databaseUrl: floorDb.url, poolSize, nodeArgs: profileArgs });
+      cleanups.unshift(() => floor.stop());
+      log(`service pid ${service.pid} at ${service.url}, baseline pid ${baseline.pid} at ${baseline.url}, prepared baseline pid ${prepared.pid} at ${prepared.url}, Nest floor pid ${floor.pid} at ${floor.url}, pool size ${poolSize}`);
 
       const admin = new JsonClient(service.url, cfg.ADMIN_TOKEN);
       // One agent per connection: a fleet, each agent under the default per-agent rate limit.
@@ -98,6 +102,7 @@ async function main() {
       const postPaths = (channels) => channels.map((n) => `/api/v1/channels/${n}/messages`);
       const baselinePost = { url: baseline.url, pid: baseline.pid, paths: postPaths(POST_CHANNELS), headers };
       const preparedPost = { url: prepared.url, pid: prepared.pid, paths: postPaths(POST_CHANNELS), headers };
+      const floorPost = { url: floor.url, pid: floor.pid, paths: postPaths(POST_CHANNELS), headers };
 
       if (wants('post')) {
         report.figures.push({
@@ -107,6 +112,7 @@ async function main() {
             body: cfg.POST_BODY,
             baseline: baselinePost,
             prepared: preparedPost,
+            floor: floorPost,
             service: { url: service.url, pid: service.pid, paths: postPaths(POST_CHANNELS), headers, dbUrl: serviceDb.url },
           })),
           target: cfg.TARGETS.POST_RATIO,
@@ -118,6 +124,7 @@ async function main() {
             body: cfg.POST_BODY,
             baseline: baselinePost,
             prepared: preparedPost,
+            floor: floorPost,
             service: { url: service.url, pid: service.pid, paths: postPaths(NO_SUMMARY_CHANNELS), headers },
           })),
           target: cfg.TARGETS.POST_RATIO,
@@ -127,6 +134,7 @@ async function main() {
         if (!wants('post')) await seedSummaries(agent, serviceDb.url, POST_CHANNELS);
         const slots = await copySlotsToBaseline(serviceDb.url, baselineDb.url, POST_CHANNELS);
         await copySlotsToBaseline(serviceDb.url, preparedDb.url, POST_CHANNELS);
+        await copySlotsToBaseline(serviceDb.url, floorDb.url, POST_CHANNELS);
         const textBytes = Math.round(slots.reduce((n, s) => n + Buffer.byteLength(s.text), 0) / slots.length);
         const getPaths = POST_CHANNELS.map((n) => `/api/v1/channels/${n}/summary`);
         report.figures.push({
@@ -135,6 +143,7 @@ async function main() {
             method: 'GET',
             baseline: { url: baseline.url, pid: baseline.pid, paths: getPaths, headers: authOnly },
             prepared: { url: prepared.url, pid: prepared.pid, paths: getPaths, headers: authOnly },
+            floor: { url: floor.url, pid: floor.pid, paths: getPaths, headers: authOnly },
             service: { url: service.url, pid: service.pid, paths: getPaths, headers: authOnly },
           })),
           target: cfg.TARGETS.GET_SUMMARY_RATIO,
@@ -167,10 +176,11 @@ async function main() {
       admin.close();
       await baseline.stop();
       await prepared.stop();
+      await floor.stop();
       await service.stop();
       if (args.includes('--profile')) {
         writeFileSync(join(PROFILE_DIR, 'windows.json'), JSON.stringify(measuredWindows, null, 2));
-        log(`CPU profiles (service pid ${service.pid}, baseline pid ${baseline.pid}, prepared baseline pid ${prepared.pid}) in ${PROFILE_DIR}; measured runs in windows.json: node bench/tools/cpu-profile-top.js <profile> --window=<figure>`);
+        log(`CPU profiles (service pid ${service.pid}, baseline pid ${baseline.pid}, prepared baseline pid ${prepared.pid}, Nest floor pid ${floor.pid}) in ${PROFILE_DIR}; measured runs in windows.json: node bench/tools/cpu-profile-top.js <profile> --window=<figure>`);
       }
     }
     if (wants('heuristic')) {

@@ -34,6 +34,20 @@ function renderReport({ figures, batch, freshness, heuristic, linearity, capacit
       );
     }
     lines.push('');
+    // The stack's own floor (NestJS + guard + ValidationPipe + request log + the prepared SQL):
+    // what no Nest service on this stack goes below, read against the prepared baseline.
+    const floored = figures.filter((f) => f.floor);
+    if (floored.length > 0) {
+      lines.push('| figure | Nest floor req/s | floor ÷ prepared | service ÷ floor | p99: floor / service | server CPU per request: floor / service |');
+      lines.push('|---|---:|---:|---:|---:|---:|');
+      for (const f of floored) {
+        lines.push(
+          `| ${f.title} | ${int(f.floor.rps)} | ${pct(f.floor.rps / f.prepared.rps)} | ${pct(f.service.rps / f.floor.rps)} | ${ms(f.floor.p99)} / ${ms(f.service.p99)} | ` +
+            `${us(f.floor.cpuUsPerRequest)} / ${us(f.service.cpuUsPerRequest)} |`,
+        );
+      }
+      lines.push('');
+    }
   }
   const rows = [];
   if (batch) {

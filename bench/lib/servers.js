@@ -1,6 +1,6 @@
 'use strict';
-// The two servers under test, each a child process: the compiled service in production mode
-// (Postgres + BullMQ) and the bare baseline, with the same Postgres pool size.
+// The servers under test, each a child process: the compiled service in production mode
+// (Postgres + BullMQ), the bare baselines and the Nest floor, with the same Postgres pool size.
 const { join } = require('node:path');
 const cfg = require('../config');
 const dist = require('./dist');
@@ -40,4 +40,15 @@ function startBaseline({ databaseUrl, poolSize, nodeArgs, prepared = false }) {
   });
 }
 
-module.exports = { startService, startBaseline };
+/** NestJS + guard + ValidationPipe + a pino line per request, the prepared SQL (see baseline/nest-floor.js). */
+function startNestFloor({ databaseUrl, poolSize, nodeArgs }) {
+  return startServer({
+    label: 'nest floor',
+    script: join(__dirname, '..', 'baseline', 'nest-floor.js'),
+    nodeArgs,
+    readyPath: '/health',
+    env: { NODE_ENV: 'production', DATABASE_URL: databaseUrl, POOL_SIZE: String(poolSize) },
+  });
+}
+
+module.exports = { startService, startBaseline, startNestFloor };

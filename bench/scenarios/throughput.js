@@ -32,16 +32,18 @@ async function drainSummaries(dbUrl) {
   return Date.now() - started;
 }
 
-/** Who runs first in each round: forwards, then backwards. */
-const ORDER = ['baseline', 'prepared', 'service'];
+/** Who runs first in each round: forwards, then backwards (the Nest floor only where given). */
+const ORDER = ['baseline', 'prepared', 'floor', 'service'];
 
 /**
- * Runs one figure. `baseline`, `prepared`: {url, pid, paths, headers}; `service`: the same plus dbUrl.
+ * Runs one figure. `baseline`, `prepared`, `floor` (optional): {url, pid, paths, headers};
+ * `service`: the same plus dbUrl.
  * After every service run the bench waits for its summary backlog to drain, so the jobs a run
  * leaves behind never eat into the next baseline run.
  */
-async function compare({ title, method, body, baseline, prepared, service }) {
-  const servers = { baseline, prepared, service };
+async function compare({ title, method, body, baseline, prepared, floor, service }) {
+  const servers = { baseline, prepared, floor, service };
+  const order = ORDER.filter((who) => servers[who]);
   const run = async (target, durationS, measured = false) => {
     const from = monotonicUs();
     const r = await runLoad({ url: target.url, method, paths: target.paths, headers: target.headers, body, durationS, pid: target.pid });
@@ -52,11 +54,10 @@ async function compare({ title, method, body, baseline, prepared, service }) {
   };
   const loadAverage = os.loadavg()[0];
   process.stderr.write(`  ${title}: warm-up (load average ${loadAverage.toFixed(2)})\n`);
-  for (const who of ORDER) await run(servers[who], WARMUP_S);
-  const runs = { baseline: [], prepared: [], service: [] };
+  for (const who of order) await run(servers[who], WARMUP_S);
+  const runs = Object.fromEntries(order.map((who) => [who, []]));
   for (let round = 0; round < ROUNDS; round++) {
-    const order = round % 2 === 0 ? ORDER : [...ORDER].reverse();
-    for (const who of order) {
+    for (const who of round % 2 === 0 ? order : [...order].reverse()) {
       const r = await run(servers[who], DURATION_S, true);
       runs[who].push(r);
       process.stderr.write(`  ${title}: round ${round + 1} ${who.padEnd(8)} ${Math.round(r.rps)} req/s p50 ${r.p50} ms p99 ${r.p99} ms, ${Math.round(r.cpuUsPerRequest)} µs CPU/req (${cpuBreakdown(r)})\n`);
@@ -69,7 +70,7 @@ async function compare({ title, method, body, baseline, prepared, service }) {
     cpuUsPerRequest: median(rs.map((r) => r.cpuUsPerRequest)),
     runs: rs,
   });
-  return { title, loadAverage, baseline: summarise(runs.baseline), prepared: summarise(runs.prepared), service: summarise(runs.service) };
+  return { title, loadAverage, ...Object.fromEntries(order.map((who) => [who, summarise(runs[who])])) };
 }
 
 module.exports = { compare, drainSummaries, measuredWindows };
