@@ -59,6 +59,10 @@ module.exports = {
   /** Work linearity: one channel of MESSAGES messages at threshold THRESHOLD. */
   LINEARITY: {
     MESSAGES: int('BENCH_LINEARITY_MESSAGES', 10_000),
+    /** Messages posted to each built-in strategy's own channel (character linearity, text cap). */
+    STRATEGY_MESSAGES: int('BENCH_LINEARITY_STRATEGY_MESSAGES', 2_000),
+    /** The local Messages API answers this long: over the default text cap, so the cap is exercised. */
+    LLM_ANSWER_CHARS: 6_000,
     THRESHOLD: 20,
     CONCURRENCY: 8,
     SETTLE_TIMEOUT_MS: 120_000,

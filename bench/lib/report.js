@@ -74,7 +74,8 @@ function renderReport({ figures, batch, freshness, heuristic, linearity, capacit
   }
   if (heuristic) {
     rows.push([
-      `Heuristic summariser, one core (${int(heuristic.messages)} msgs, batches of ${heuristic.batch}, previous result carried)`,
+      `Heuristic summariser on the job path, one core (${int(heuristic.messages)} msgs, batches of ${heuristic.batch}, annotations re-parsed every call; state ${int(heuristic.finalAnnotationBytes)} B; ` +
+        `tracker ${heuristic.trackerUsPerMessage.toFixed(1)} µs/msg; old in-process figure, batches of ${heuristic.carriedBatch} carried: ${int(heuristic.carriedMsgsPerS)} msgs/s)`,
       `${int(heuristic.msgsPerS)} msgs/s`,
       `≥ ${int(TARGETS.HEURISTIC_MSGS_PER_S)} msgs/s`,
       verdict(heuristic.msgsPerS >= TARGETS.HEURISTIC_MSGS_PER_S),
@@ -87,6 +88,15 @@ function renderReport({ figures, batch, freshness, heuristic, linearity, capacit
       `= ${TARGETS.LINEARITY.toFixed(1)}`,
       verdict(linearity.ratio === TARGETS.LINEARITY && linearity.seqsNeverSeen === 0),
     ]);
+    for (const [strategy, r] of Object.entries(linearity.strategies ?? {})) {
+      const tiers = Object.entries(r.tiers).map(([tier, n]) => `${tier} ${n}`).join(', ');
+      rows.push([
+        `Characters handed ÷ posted, \`${strategy}\` channel (${int(linearity.strategyMessages)} messages, ${r.versions} versions: ${tiers}${strategy === 'llm' || strategy === 'tiered' ? '; local Messages API' : ''}); longest text kept = longest previous text handed`,
+        `${r.ratio.toFixed(3)} (${int(r.charsHanded)} / ${int(r.charsPosted)}); longest text ${int(r.longestText)} chars`,
+        `= ${TARGETS.LINEARITY.toFixed(1)}; ≤ ${int(linearity.textCap)} chars`,
+        verdict(r.ratio === TARGETS.LINEARITY && r.longestText <= linearity.textCap),
+      ]);
+    }
   }
   if (capacity) {
     const { jobs, rss, startup } = capacity;

@@ -1,11 +1,12 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 const TOKEN_BYTES = 24;
 export const AGENT_TOKEN_PREFIX = 'qh_';
 
 /** The SHA-256 of a token. Tokens are long random strings, so no salt or KDF is needed. */
 export function tokenDigest(token: string): Buffer {
-  return createHash('sha256').update(token).digest();
+  // One-shot hash (Node ≥ 20.12): no Hash object per request.
+  return hash('sha256', token, 'buffer') as Buffer;
 }
 
 /** Tokens are stored (and cached) as the hex of their digest. */
