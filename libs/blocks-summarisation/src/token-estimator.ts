@@ -19,7 +19,16 @@ export interface TokenEstimateParts {
   pieces: number;
 }
 
+/** A UTF-16 high surrogate: only then does the code point count differ from `length`. */
+const HIGH_SURROGATE = /[\uD800-\uDBFF]/;
+
 export function estimateTokenParts(text: string): TokenEstimateParts {
+  // Most agent text has no CJK (CJK_CHAR is unanchored: it finds one anywhere): one scan instead of a test and a string append per character
+  // (the post path estimates every message; same answer, property-tested against the loop).
+  if (!CJK_CHAR.test(text)) {
+    const otherChars = HIGH_SURROGATE.test(text) ? [...text].length : text.length;
+    return { cjk: 0, otherChars, pieces: text.match(LATIN_PIECE)?.length ?? 0 };
+  }
   let cjk = 0;
   let otherChars = 0;
   let other = '';

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { LATIN_CHARS_PER_TOKEN, estimateTokens, estimateTokensOfAll } from '@qhorus/blocks-summarisation';
+import { LATIN_CHARS_PER_TOKEN, estimateTokenParts, estimateTokens, estimateTokensOfAll } from '@qhorus/blocks-summarisation';
 
 describe('estimateTokens', () => {
   it('is 0 for empty or whitespace-only text', () => {
@@ -60,5 +60,32 @@ describe('estimateTokens', () => {
   it('estimateTokensOfAll sums the texts', () => {
     expect(estimateTokensOfAll(['你好', 'a b', ''])).toBe(2 + 2);
     expect(estimateTokensOfAll([])).toBe(0);
+  });
+});
+
+/** The per-character loop, as the estimator was written before its no-CJK fast path. */
+function referenceParts(text: string) {
+  const cjkChar = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u3000-\u303F\uFF00-\uFFEF]/u;
+  let cjk = 0;
+  let otherChars = 0;
+  let other = '';
+  for (const char of text) {
+    if (cjkChar.test(char)) {
+      cjk += 1;
+      other += ' ';
+    } else {
+      otherChars += 1;
+      other += char;
+    }
+  }
+  return { cjk, otherChars, pieces: other.match(/[\p{L}\p{N}\p{M}]+|[^\s\p{L}\p{N}\p{M}]/gu)?.length ?? 0 };
+}
+
+describe('estimateTokenParts fast path', () => {
+  it('gives the per-character loop\'s answer for any text, with or without CJK, surrogates included', () => {
+    const mixed = fc.array(fc.oneof(fc.string({ unit: 'binary' }), fc.constantFrom('漢字', 'ひらがな', '한국어', '。', '😀', 'a b', '\u0301')), { maxLength: 8 }).map((xs) => xs.join(''));
+    fc.assert(fc.property(fc.oneof(fc.string({ unit: 'binary' }), mixed), (text) => {
+      expect(estimateTokenParts(text)).toEqual(referenceParts(text));
+    }), { numRuns: 2000 });
   });
 });
