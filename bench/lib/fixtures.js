@@ -28,7 +28,9 @@ async function copySlotsToBaseline(serviceDb, baselineDb, channels) {
   );
   await withClient(baselineDb, async (c) => {
     for (const r of rows) {
-      await c.query(`UPDATE channels SET last_seq = $2 WHERE name = $1`, [r.name, r.last_seq]);
+      // Never lower: this baseline posted its own messages (at its own rate) in the POST figures,
+      // and a lower last_seq would make its next insert collide with them (the batch figure).
+      await c.query(`UPDATE channels SET last_seq = GREATEST(last_seq, $2) WHERE name = $1`, [r.name, r.last_seq]);
       await c.query(
         `UPDATE channel_summaries SET text = $2, annotations = $3, covers_through_seq = $4, version = $5, updated_at = $6, updated_by = $7
          WHERE channel_id = (SELECT id FROM channels WHERE name = $1)`,

@@ -1,27 +1,11 @@
 import { Logger } from '@nestjs/common';
-import { randomUUID } from 'node:crypto';
-import { withTimeout } from '../common/with-timeout';
+import { AnnouncedFanout, FANOUT_TIMING, FanoutTiming, parseEventList } from './announced-fanout';
 import { ChannelStreamEvent, MESSAGE_POSTED } from './channel-stream-event';
-import { EventFanout, StopListening } from './event-fanout';
 import { MAX_NOTIFY_PAYLOAD_BYTES, PostgresNotifications } from './postgres-notifications';
 
 /** Postgres LISTEN/NOTIFY topics of the fan-out (one database = one deployment, so no prefix). */
 export const CHANNEL_EVENTS_TOPIC = 'qhorus_channel_events';
 export const CHANNEL_EVENT_LISTENERS_TOPIC = 'qhorus_channel_event_listeners';
-
-/** Separates the publishing instance's id from the JSON list of events in a notification. */
-const ORIGIN_SEPARATOR = '\n';
-
-export interface PostgresFanoutTiming {
-  /** How often an instance with open streams repeats its announcement. */
-  announceEveryMs: number;
-  /** How long an announcement keeps the others publishing (a few announcements, so one lost is harmless). */
-  listenersTtlMs: number;
-  /** How long opening a stream may wait for its LISTEN and announcement to reach Postgres. */
-  announceTimeoutMs: number;
-}
-
-export const POSTGRES_FANOUT_TIMING: PostgresFanoutTiming = { announceEveryMs: 5_000, listenersTtlMs: 15_000, announceTimeoutMs: 1_000 };
 
 /** A message too large for one notification travels as its address; the receiver reads it from Postgres. */
 interface MessageReference {
@@ -42,14 +26,9 @@ export type PostedMessageReader = (channelId: string, channelName: string, seq: 
  * per event-loop turn into notifications under Postgres' 8,000-byte payload limit; a message
  * larger than that is sent by reference (channel, seq) and read back by the receiver, in order.
  */
-export class PostgresEventFanout extends EventFanout {
-  private readonly logger = new Logger(PostgresEventFanout.name);
-  private readonly origin = randomUUID();
-  private readonly ownPrefix = this.origin + ORIGIN_SEPARATOR;
-  private pending: ChannelStreamEvent[] = [];
-  private othersListenUntil = 0;
-  private localListeners = 0;
-  private announcing: { timer: NodeJS.Timeout; ready: Promise<void>; stop: Promise<() => Promise<void>> } | null = null;
+export class PostgresEventFanout extends AnnouncedFanout {
+  protected readonly logger = new Logger(PostgresEventFanout.name);
+  private announcing: { timer: NodeJS.Timeout; stop: Promise<() => Promise<void>> } | null = null;
   /** Received notifications are delivered one after another (a reference takes a read). */
   private delivering: Promise<void> = Promise.resolve();
 
@@ -57,38 +36,11 @@ export class PostgresEventFanout extends EventFanout {
     private readonly notifications: PostgresNotifications,
     private readonly deliver: (event: ChannelStreamEvent) => void,
     private readonly readPosted: PostedMessageReader,
-    private readonly timing: PostgresFanoutTiming = POSTGRES_FANOUT_TIMING,
+    timing: FanoutTiming = FANOUT_TIMING,
   ) {
-    super();
-    const heard = notifications.subscribe(CHANNEL_EVENT_LISTENERS_TOPIC, (payload) => {
-      if (payload !== this.origin) this.othersListenUntil = Date.now() + this.timing.listenersTtlMs;
-    });
+    super(timing);
+    const heard = notifications.subscribe(CHANNEL_EVENT_LISTENERS_TOPIC, (payload) => this.heardAnnouncement(payload));
     heard.catch((err: Error) => this.logger.warn({ err: err.message }, 'could not listen for stream announcements'));
-  }
-
-  get othersListening(): boolean {
-    return Date.now() < this.othersListenUntil;
-  }
-
-  publish(event: ChannelStreamEvent): void {
-    if (!this.othersListening) return;
-    this.pending.push(event);
-    if (this.pending.length === 1) setImmediate(() => this.flush());
-  }
-
-  async listen(): Promise<StopListening> {
-    if (this.localListeners++ === 0) this.startAnnouncing();
-    try {
-      await withTimeout(this.announcing!.ready, this.timing.announceTimeoutMs, 'announcing an open stream to other instances');
-    } catch (err) {
-      this.logger.debug({ err: (err as Error).message }, 'streaming without a confirmed announcement');
-    }
-    let stopped = false;
-    return () => {
-      if (stopped) return;
-      stopped = true;
-      if (--this.localListeners === 0) this.stopAnnouncing();
-    };
   }
 
   async close(): Promise<void> {
@@ -97,7 +49,7 @@ export class PostgresEventFanout extends EventFanout {
     await this.delivering;
   }
 
-  private startAnnouncing(): void {
+  protected startAnnouncing(): Promise<void> {
     const announce = () => this.notifications.notify(CHANNEL_EVENT_LISTENERS_TOPIC, this.origin);
     // Listen first, then announce: whatever the others publish after hearing us, we receive.
     const stop = this.notifications.subscribe(CHANNEL_EVENTS_TOPIC, (payload) => this.onEvents(payload));
@@ -105,10 +57,11 @@ export class PostgresEventFanout extends EventFanout {
     ready.catch((err: Error) => this.logger.debug({ err: err.message }, 'could not announce an open stream'));
     const timer = setInterval(() => announce().catch(() => undefined), this.timing.announceEveryMs);
     timer.unref();
-    this.announcing = { timer, ready, stop };
+    this.announcing = { timer, stop };
+    return ready;
   }
 
-  private stopAnnouncing(): void {
+  protected stopAnnouncing(): void {
     const { timer, stop } = this.announcing!;
     clearInterval(timer);
     this.announcing = null;
@@ -117,7 +70,7 @@ export class PostgresEventFanout extends EventFanout {
 
   private onEvents(payload: string): void {
     if (payload.startsWith(this.ownPrefix)) return;
-    const events = parseEvents(payload);
+    const events = parseEventList<WireEvent>(payload);
     if (events.length === 0) return;
     this.delivering = this.delivering.then(async () => {
       for (const wire of events) {
@@ -136,7 +89,7 @@ export class PostgresEventFanout extends EventFanout {
     }
   }
 
-  private flush(): void {
+  protected flush(): void {
     const events = this.pending;
     this.pending = [];
     const budget = MAX_NOTIFY_PAYLOAD_BYTES - Buffer.byteLength(this.ownPrefix) - 2; // the list's brackets
@@ -172,16 +125,4 @@ export class PostgresEventFanout extends EventFanout {
 
 function reference(event: ChannelStreamEvent): MessageReference {
   return { channelId: event.channelId, name: MESSAGE_POSTED, ref: { channel: String(event.data.channel), seq: Number(event.data.seq) } };
-}
-
-/** The events of another instance's notification; nothing for anything malformed. */
-function parseEvents(payload: string): WireEvent[] {
-  const at = payload.indexOf(ORIGIN_SEPARATOR);
-  if (at < 0) return [];
-  try {
-    const events: unknown = JSON.parse(payload.slice(at + ORIGIN_SEPARATOR.length));
-    return Array.isArray(events) ? events.filter((e): e is WireEvent => typeof e?.channelId === 'string') : [];
-  } catch {
-    return [];
-  }
 }

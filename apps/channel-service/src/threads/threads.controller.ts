@@ -3,7 +3,7 @@ import { ApiBearerAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal } from '../auth/auth.decorators';
 import { Principal } from '../auth/principal';
 import { ListThreadsQuery } from './dto/list-threads.query';
-import { PageQuery } from './dto/page.query';
+import { PageQuery } from '../common/page.query';
 import { ThreadDetailResponse, ThreadResponse } from './dto/thread.response';
 import { ThreadSummaryResponse } from './dto/thread-summary.response';
 import { ThreadsService } from './threads.service';

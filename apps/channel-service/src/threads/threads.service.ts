@@ -7,7 +7,7 @@ import { messageView, toMessage } from '../messages/message.entity';
 import { MessagesRepository } from '../messages/messages.repository';
 import { InboxQuery } from './dto/inbox.query';
 import { ListThreadsQuery } from './dto/list-threads.query';
-import { PageQuery } from './dto/page.query';
+import { PageQuery } from '../common/page.query';
 import { hasCurrentSummary, Thread } from './thread.entity';
 import { inboxItemView, threadView } from './thread.view';
 import { ThreadSummariesRepository } from './thread-summaries.repository';

@@ -1515,7 +1515,7 @@ export interface operations {
     MessagesController_list: {
         parameters: {
             query?: {
-                /** @description Only messages with seq greater than this (default 0). */
+                /** @description Only entries with seq greater than this (default 0). */
                 afterSeq?: number;
                 /** @description Only messages with seq less than this; the page is then the newest `limit` of them (still ascending). */
                 beforeSeq?: number;

@@ -2,7 +2,7 @@ import { BadRequestException, Injectable } from '@nestjs/common';
 import { THREAD_STATUSES } from '@qhorus/api';
 import { InboxQuery } from '../../threads/dto/inbox.query';
 import { ListThreadsQuery } from '../../threads/dto/list-threads.query';
-import { PageQuery } from '../../threads/dto/page.query';
+import { PageQuery } from '../../common/page.query';
 import { ThreadsService } from '../../threads/threads.service';
 import { McpTool, McpToolGroup } from '../mcp-tool';
 import { CHANNEL_ARG, channelArg, optional, required, toDto, toolInput } from '../tool-args';

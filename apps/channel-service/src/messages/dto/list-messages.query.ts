@@ -3,6 +3,7 @@ import { MESSAGE_TYPES } from '@qhorus/api';
 import { Transform } from 'class-transformer';
 import { ArrayNotEmpty, IsBoolean, IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, Min, ValidationArguments } from 'class-validator';
 import { MAX_CORRELATION_ID_LENGTH, MAX_TOPIC_LENGTH } from './post-message.dto';
+import { PageQuery } from '../../common/page.query';
 import { queryBool, queryInt } from '../../common/query-transforms';
 
 /** `type=QUERY,command` → ['QUERY', 'COMMAND'] (as a post accepts any case). MCP may pass an array. */
@@ -21,15 +22,7 @@ const MAX_AGENT_NAME_LENGTH = 64;
  * Reading a channel's messages (every page in ascending seq): forwards after `afterSeq`, or the
  * newest ones with `tail` / before `beforeSeq`; filtered; and, with `waitMs`, as a long poll.
  */
-export class ListMessagesQuery {
-  /** Only messages with seq greater than this (default 0). */
-  @IsOptional()
-  @Transform(queryInt)
-  @IsInt()
-  @Min(0)
-  @Max(Number.MAX_SAFE_INTEGER) // larger values lose precision in JSON numbers (and overflow bigint)
-  afterSeq?: number;
-
+export class ListMessagesQuery extends PageQuery {
   /** Only messages with seq less than this; the page is then the newest `limit` of them (still ascending). */
   @IsOptional()
   @Transform(queryInt)
@@ -44,13 +37,6 @@ export class ListMessagesQuery {
   @IsInt()
   @Min(1)
   tail?: number;
-
-  /** Page size (default and maximum are configured). */
-  @IsOptional()
-  @Transform(queryInt)
-  @IsInt()
-  @Min(1)
-  limit?: number;
 
   /** Include EVENT telemetry (hidden by default). */
   @IsOptional()

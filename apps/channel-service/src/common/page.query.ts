@@ -1,9 +1,8 @@
 import { Transform } from 'class-transformer';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
-import { queryInt } from '../../common/query-transforms';
+import { queryInt } from './query-transforms';
 
-
-/** A page after a seq (threads: their opened seq; a thread's messages: their seq), oldest first. */
+/** A page after a seq (messages: their seq; threads: their opened seq), oldest first. */
 export class PageQuery {
   /** Only entries with seq greater than this (default 0). */
   @IsOptional()
