@@ -46,7 +46,19 @@ function runJsonScript(script, env = {}, cpu) {
   return JSON.parse(out.trim().split('\n').pop());
 }
 
+/** A figure that fails is reported as failed; the others still run and the report is still printed. */
+function attempt(name, failures, fn) {
+  try {
+    return fn();
+  } catch (e) {
+    log(`  ${name} FAILED: ${e.message.split('\n')[0]}`);
+    failures.push(name);
+    return null;
+  }
+}
+
 async function main() {
+  const failures = [];
   const report = { figures: [], batch: null, freshness: null, heuristic: null, linearity: null, capacity: null, sweep: null, wakeup: null };
   const started = new Date();
   const loadBefore = load();
@@ -185,23 +197,23 @@ async function main() {
     }
     if (wants('heuristic')) {
       log('  heuristic summariser: in process, pinned to one CPU');
-      report.heuristic = runJsonScript('scenarios/heuristic.js', {}, cfg.HEURISTIC.CPU);
+      report.heuristic = attempt('heuristic', failures, () => runJsonScript('scenarios/heuristic.js', {}, cfg.HEURISTIC.CPU));
     }
     if (wants('linearity')) {
       log(`  linearity: ${cfg.LINEARITY.MESSAGES} messages into one channel at threshold ${cfg.LINEARITY.THRESHOLD}`);
-      report.linearity = runJsonScript('scenarios/linearity.js', { BENCH_STAMP: stamp });
+      report.linearity = attempt('linearity', failures, () => runJsonScript('scenarios/linearity.js', { BENCH_STAMP: stamp }));
     }
     if (wants('capacity')) {
       log('  capacity: summary jobs per second, RSS, embedded start-up');
-      report.capacity = runJsonScript('scenarios/capacity.js', { BENCH_STAMP: stamp });
+      report.capacity = attempt('capacity', failures, () => runJsonScript('scenarios/capacity.js', { BENCH_STAMP: stamp }));
     }
     if (wants('sweep')) {
       log(`  sweep: one round's query with ${cfg.SWEEP.CHANNELS} idle channels`);
-      report.sweep = runJsonScript('scenarios/sweep.js');
+      report.sweep = attempt('sweep', failures, () => runJsonScript('scenarios/sweep.js'));
     }
     if (wants('wakeup')) {
       log(`  wake-up: long polls under ${cfg.WAKEUP.LOAD_RATE} msg/s, then ${cfg.WAKEUP.WAITERS} waiters on one instance`);
-      report.wakeup = runJsonScript('scenarios/wakeup.js', { BENCH_STAMP: stamp });
+      report.wakeup = attempt('wakeup', failures, () => runJsonScript('scenarios/wakeup.js', { BENCH_STAMP: stamp }));
     }
   } finally {
     for (const cleanup of cleanups) await cleanup().catch((e) => log(`cleanup: ${e.message}`));
@@ -218,6 +230,10 @@ async function main() {
   const file = join(os.tmpdir(), `qhorus-bench-${stamp}.json`);
   writeFileSync(file, JSON.stringify({ started, finished, loadBefore, loadAfter: load(), config: cfg, ...report }, null, 2));
   log(`raw results: ${file}`);
+  if (failures.length > 0) {
+    log(`failed figures: ${failures.join(', ')}`);
+    process.exitCode = 1;
+  }
 }
 
 main().catch((e) => {

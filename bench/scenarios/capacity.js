@@ -72,14 +72,17 @@ async function coveredCount(dbUrl, channels) {
   });
 }
 
-async function measureJobs(service, dbUrl, agent, sender) {
+/** `agents`: the triggering posts are spread over them, each under the default per-agent rate limit. */
+async function measureJobs(service, dbUrl, agents, sender) {
   const channels = Array.from({ length: CAPACITY.CHANNELS }, (_, i) => `cap-${String(i).padStart(4, '0')}`);
   await seedBacklogs(dbUrl, channels, CAPACITY.THRESHOLD - 1, sender);
   const body = JSON.parse(cfg.POST_BODY);
   const started = Date.now();
   // Each post makes its channel's backlog reach the threshold: one job per channel, via the trigger.
   for (let i = 0; i < channels.length; i += CAPACITY.POST_CONCURRENCY) {
-    await Promise.all(channels.slice(i, i + CAPACITY.POST_CONCURRENCY).map((name) => agent.expectOk('POST', `/api/v1/channels/${name}/messages`, body)));
+    await Promise.all(
+      channels.slice(i, i + CAPACITY.POST_CONCURRENCY).map((name, j) => agents[(i + j) % agents.length].expectOk('POST', `/api/v1/channels/${name}/messages`, body)),
+    );
   }
   const posted = Date.now();
   let covered = 0;
@@ -148,13 +151,13 @@ async function measureCapacity(stamp = runStamp()) {
     const admin = new JsonClient(service.url, cfg.ADMIN_TOKEN);
     const tokens = [];
     for (let i = 0; i < cfg.CONNECTIONS; i++) tokens.push((await admin.expectOk('POST', '/api/v1/agents', { name: `cap-agent-${i}` })).token);
-    const agent = new JsonClient(service.url, tokens[0], CAPACITY.POST_CONCURRENCY);
+    const agents = tokens.map((t) => new JsonClient(service.url, t, Math.max(1, Math.ceil(CAPACITY.POST_CONCURRENCY / tokens.length))));
     log(`${CAPACITY.CHANNELS} channels with a backlog of ${CAPACITY.THRESHOLD}, one worker at default concurrency`);
-    const jobs = await measureJobs(service, db.url, agent, 'cap-agent-0');
+    const jobs = await measureJobs(service, db.url, agents, 'cap-agent-0');
     log(`${jobs.covered} jobs in ${jobs.seconds.toFixed(1)} s; RSS idle, under load, with ${CAPACITY.IDLE_CHANNELS} channels`);
     const headers = tokens.map((t) => ({ authorization: `Bearer ${t}`, 'content-type': 'application/json' }));
     const rss = await measureRss(service, db.url, headers);
-    agent.close();
+    for (const agent of agents) agent.close();
     admin.close();
     await service.stop();
     service = undefined;

@@ -100,7 +100,8 @@ async function measureFreshness({ baseUrl, tokens, threshold }) {
   const observed = channels.map(() => []);
   const closers = [];
   for (let i = 0; i < channels.length; i++) {
-    const close = await openSummaryEvents(baseUrl, token, channels[i], nowMs, (covers, at) => observed[i].push({ covers, at }));
+    // Streams spread over the agents: each agent has its own cap on open streams (QHORUS_MAX_SSE_STREAMS_PER_AGENT).
+    const close = await openSummaryEvents(baseUrl, tokens[i % tokens.length], channels[i], nowMs, (covers, at) => observed[i].push({ covers, at }));
     if (!close) throw new Error(`no SSE stream at /api/v1/channels/${channels[i]}/events: freshness is observed there`);
     closers.push(close);
   }
