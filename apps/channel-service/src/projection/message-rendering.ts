@@ -9,11 +9,14 @@ export interface RenderedMessage {
   text: string;
 }
 
+/** What a sender tag and a tagged text are made of. */
+export type TaggableMessage = Pick<Message, 'sender' | 'type' | 'seq' | 'target' | 'correlationId' | 'inReplyTo' | 'content'>;
+
 /**
  * Who said what, e.g. `[alice · QUERY #12 → bob · corr c-1 · re #9]`: enough for the reader to
  * answer (in_reply_to, correlation_id) or expand (check_messages) without another call.
  */
-export function senderTag(m: Message, you = false): string {
+export function senderTag(m: TaggableMessage, you = false): string {
   const target = m.target ? ` → ${m.target}` : '';
   const corr = m.correlationId ? ` · corr ${m.correlationId}` : '';
   const reply = m.inReplyTo ? ` · re #${m.inReplyTo}` : '';
@@ -21,7 +24,7 @@ export function senderTag(m: Message, you = false): string {
 }
 
 /** The message with its sender tag: how others' messages (and every message in `text`) appear. */
-export function taggedText(m: Message, you = false): string {
+export function taggedText(m: TaggableMessage, you = false): string {
   const content = m.content.trimEnd();
   return content.trim() ? `${senderTag(m, you)} ${content}` : senderTag(m, you);
 }

@@ -1,6 +1,6 @@
 import { Message } from '@qhorus/api';
 import { CJK_TOKENS_PER_CHAR, estimateTokenParts, LATIN_CHARS_PER_TOKEN } from '@qhorus/blocks-summarisation';
-import { taggedText } from './message-rendering';
+import { TaggableMessage, taggedText } from './message-rendering';
 import { UNIT_OVERHEAD_TOKENS } from './projection-limits';
 import { unitCost } from './token-cost';
 
@@ -34,7 +34,9 @@ const PLACEHOLDER_SEQ = 1;
 
 export function tokenEstimateBeforeSeq(m: UnsequencedMessage): TokenEstimateBeforeSeq | null {
   if (m.type === 'EVENT') return null;
-  const probe = { ...m, id: '', channel: '', createdAt: new Date(0), seq: PLACEHOLDER_SEQ } as Message;
+  // Only what the tag shows, built field by field: spreading the whole message into a probe cost
+  // ~6 µs a message (most of a batch post's estimate), this costs nothing measurable.
+  const probe: TaggableMessage = { sender: m.sender, type: m.type, seq: PLACEHOLDER_SEQ, target: m.target, correlationId: m.correlationId, inReplyTo: m.inReplyTo, content: m.content };
   const parts = estimateTokenParts(taggedText(probe));
   return {
     fixed: parts.cjk * CJK_TOKENS_PER_CHAR + UNIT_OVERHEAD_TOKENS,
