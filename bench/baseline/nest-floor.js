@@ -15,24 +15,12 @@ const { Body, Controller, Get, Injectable, Module, NotFoundException, Param, Pos
 const { IsIn, IsOptional, IsString, MaxLength } = require('class-validator');
 const pino = require('pino');
 const { Pool } = require('pg');
+const { INSERT_MESSAGE, READ_SUMMARY, SENDER, insertValues, messageView, summaryView } = require('./bare-sql');
 
-const SENDER = 'bench-agent';
-const DEFAULT_TYPE = 'STATUS';
-const DEFAULT_TOPIC = 'general';
 const MESSAGE_TYPES = ['QUERY', 'COMMAND', 'RESPONSE', 'STATUS', 'DECLINE', 'HANDOFF', 'DONE', 'FAILURE', 'EVENT'];
 const CONTENT_MAX = 32 * 1024;
 const TOPIC_MAX = 200;
 const BEARER = 'Bearer ';
-
-const INSERT_MESSAGE = `
-  WITH c AS (UPDATE channels SET last_seq = last_seq + 1 WHERE name = $1 RETURNING id, last_seq)
-  INSERT INTO messages (channel_id, seq, type, sender, content, topic)
-  SELECT c.id, c.last_seq, $2, $3, $4, $5 FROM c
-  RETURNING id, seq, type, sender, content, topic, correlation_id, in_reply_to, target, metadata, created_at`;
-const READ_SUMMARY = `
-  SELECT c.name, c.last_seq, s.text, s.annotations, s.covers_through_seq, s.version, s.updated_at, s.updated_by,
-         s.last_error, s.last_error_at, c.summariser
-  FROM channels c JOIN channel_summaries s ON s.channel_id = c.id WHERE c.name = $1`;
 
 const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.POOL_SIZE) });
 const log = pino({ level: 'info' }, pino.destination({ dest: process.env.LOG_FILE ?? 1, sync: false }));
@@ -65,49 +53,17 @@ class TokenGuard {
 }
 Injectable()(TokenGuard);
 
-const view = (channel, r) => ({
-  id: r.id,
-  channel,
-  seq: Number(r.seq),
-  type: r.type,
-  sender: r.sender,
-  content: r.content,
-  topic: r.topic,
-  correlationId: r.correlation_id,
-  inReplyTo: r.in_reply_to,
-  target: r.target,
-  metadata: r.metadata,
-  createdAt: r.created_at,
-});
-
 class ChannelsController {
   async post(name, body) {
-    const values = [name, body.type ?? DEFAULT_TYPE, SENDER, body.content, body.topic ?? DEFAULT_TOPIC];
-    const { rows } = await pool.query({ name: 'insert_message', text: INSERT_MESSAGE, values });
+    const { rows } = await pool.query({ name: 'insert_message', text: INSERT_MESSAGE, values: insertValues(name, body) });
     if (rows.length === 0) throw new NotFoundException('channel not found');
-    return view(name, rows[0]);
+    return messageView(name, rows[0]);
   }
 
   async summary(name) {
     const { rows } = await pool.query({ name: 'read_summary', text: READ_SUMMARY, values: [name] });
     if (rows.length === 0) throw new NotFoundException('channel not found');
-    const r = rows[0];
-    const lastSeq = Number(r.last_seq);
-    const covers = Number(r.covers_through_seq);
-    return {
-      channel: r.name,
-      text: r.text,
-      annotations: r.annotations,
-      coversThroughSeq: covers,
-      lastSeq,
-      pending: lastSeq - covers,
-      version: r.version,
-      updatedAt: r.updated_at,
-      updatedBy: r.updated_by,
-      lastError: r.last_error,
-      lastErrorAt: r.last_error_at,
-      summariser: r.summariser,
-    };
+    return summaryView(rows[0]);
   }
 }
 Controller('api/v1/channels')(ChannelsController);

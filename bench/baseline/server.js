@@ -13,29 +13,7 @@
 const Fastify = require('fastify');
 const { Pool } = require('pg');
 
-const SENDER = 'bench-agent';
-const DEFAULT_TYPE = 'STATUS';
-const DEFAULT_TOPIC = 'general';
-
-const INSERT_MESSAGE = `
-  WITH c AS (UPDATE channels SET last_seq = last_seq + 1 WHERE name = $1 RETURNING id, last_seq)
-  INSERT INTO messages (channel_id, seq, type, sender, content, topic)
-  SELECT c.id, c.last_seq, $2, $3, $4, $5 FROM c
-  RETURNING id, seq, type, sender, content, topic, correlation_id, in_reply_to, target, metadata, created_at`;
-
-const INSERT_BATCH = `
-  WITH input AS (SELECT * FROM unnest($2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS t(type, content, topic, ord)),
-  c AS (UPDATE channels SET last_seq = last_seq + $5 WHERE name = $1 RETURNING id, last_seq)
-  INSERT INTO messages (channel_id, seq, type, sender, content, topic)
-  SELECT c.id, c.last_seq - $5 + i.ord, i.type, $6, i.content, i.topic FROM c, input i
-  RETURNING id, seq, type, sender, content, topic, correlation_id, in_reply_to, target, metadata, created_at`;
-
-// channels.name is UNIQUE and channel_summaries is keyed by channel_id: two index lookups, one row
-// each — the same work the service's read does for a URL that names the channel.
-const READ_SUMMARY = `
-  SELECT c.name, c.last_seq, s.text, s.annotations, s.covers_through_seq, s.version, s.updated_at, s.updated_by,
-         s.last_error, s.last_error_at, c.summariser
-  FROM channels c JOIN channel_summaries s ON s.channel_id = c.id WHERE c.name = $1`;
+const { DEFAULT_TOPIC, DEFAULT_TYPE, INSERT_BATCH, INSERT_MESSAGE, READ_SUMMARY, SENDER, insertValues, messageView, summaryView } = require('./bare-sql');
 
 const PREPARED = process.env.PREPARED_STATEMENTS === '1';
 /** A statement for `pool.query`, named (prepared once per connection) when PREPARED. */
@@ -52,27 +30,12 @@ async function main() {
     reply.code(500).send({ message: error.message });
   });
 
-  const view = (channel, r) => ({
-    id: r.id,
-    channel,
-    seq: Number(r.seq),
-    type: r.type,
-    sender: r.sender,
-    content: r.content,
-    topic: r.topic,
-    correlationId: r.correlation_id,
-    inReplyTo: r.in_reply_to,
-    target: r.target,
-    metadata: r.metadata,
-    createdAt: r.created_at,
-  });
-
   app.post('/api/v1/channels/:name/messages', async (req, reply) => {
     const b = req.body ?? {};
     if (typeof b.content !== 'string') return reply.code(400).send({ message: 'content must be a string' });
-    const { rows } = await pool.query(statement('insert_message', INSERT_MESSAGE, [req.params.name, b.type ?? DEFAULT_TYPE, SENDER, b.content, b.topic ?? DEFAULT_TOPIC]));
+    const { rows } = await pool.query(statement('insert_message', INSERT_MESSAGE, insertValues(req.params.name, b)));
     if (rows.length === 0) return reply.code(404).send({ message: 'channel not found' });
-    return reply.code(201).send(view(req.params.name, rows[0]));
+    return reply.code(201).send(messageView(req.params.name, rows[0]));
   });
 
   app.post('/api/v1/channels/:name/messages/batch', { bodyLimit: 4 * 1024 * 1024 }, async (req, reply) => {
@@ -85,29 +48,13 @@ async function main() {
     const { rows } = await pool.query(statement('insert_batch', INSERT_BATCH, values));
     if (rows.length === 0) return reply.code(404).send({ message: 'channel not found' });
     rows.sort((a, b) => Number(a.seq) - Number(b.seq));
-    return reply.code(201).send({ messages: rows.map((r) => view(req.params.name, r)) });
+    return reply.code(201).send({ messages: rows.map((r) => messageView(req.params.name, r)) });
   });
 
   app.get('/api/v1/channels/:name/summary', async (req, reply) => {
     const { rows } = await pool.query(statement('read_summary', READ_SUMMARY, [req.params.name]));
     if (rows.length === 0) return reply.code(404).send({ message: 'channel not found' });
-    const r = rows[0];
-    const lastSeq = Number(r.last_seq);
-    const covers = Number(r.covers_through_seq);
-    return {
-      channel: r.name,
-      text: r.text,
-      annotations: r.annotations,
-      coversThroughSeq: covers,
-      lastSeq,
-      pending: lastSeq - covers,
-      version: r.version,
-      updatedAt: r.updated_at,
-      updatedBy: r.updated_by,
-      lastError: r.last_error,
-      lastErrorAt: r.last_error_at,
-      summariser: r.summariser,
-    };
+    return summaryView(rows[0]);
   });
 
   const close = async () => {
