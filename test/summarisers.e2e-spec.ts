@@ -82,7 +82,10 @@ describe('custom summarisers in the running service', () => {
     expect(first.text).toBe(returned1.text);
     // Its text and keys as it returned them, with the state tracker's keys on top (issue 13).
     expect(first.annotations).toEqual({ ...returned1.annotations, ...stateKeysOf(first) });
-    expect(JSON.parse(first.annotations.participants)).toEqual(['alice', 'bob', 'carol']);
+    // Every sender, in first-seen (seq) order: the concurrent posts decide that order.
+    const names = new Map([[alice, 'alice'], [bob, 'bob'], [carol, 'carol']]);
+    const sendersBySeq = posts.map(([who], i) => ({ name: names.get(who)!, seq: seqs[i] })).sort((a, b) => a.seq - b.seq);
+    expect(JSON.parse(first.annotations.participants)).toEqual([...new Set(sendersBySeq.map((p) => p.name))]);
     expect(first.annotations).toMatchObject({ [INCIDENT_KEYS.severity]: 'SEV2', [INCIDENT_KEYS.status]: 'mitigated' });
     expect(first.text).toMatch(/^Checkout outage war room\n\nIncident status: MITIGATED \(SEV2\)/);
 
