@@ -6,6 +6,8 @@ export * from './state/state-limits';
 export * from './state/state-keys';
 export * from './state/state-records';
 export * from './state/channel-state';
+export * from './state/open-thread-text';
+export * from './state/open-thread-set';
 export * from './state/state-snapshot';
 export * from './state/json-annotation';
 export * from './state/decision-rule';

@@ -58,9 +58,15 @@ function listSection<T>(title: string, items: readonly T[], render: (item: T) =>
   return items.length === 0 ? null : newestFirst(`${title} (newest first):`, items, render);
 }
 
-/** Lists are kept in ascending seq order; the report shows the newest first. */
-function newestFirst<T>(heading: string, items: readonly T[], render: (item: T) => string): ListSection {
-  return { heading, size: items.length, item: (i) => render(items[items.length - 1 - i]) };
+/** An array, or the lazily read open-thread list. */
+interface IndexedList<T> {
+  readonly length: number;
+  at(i: number): T | undefined;
+}
+
+/** Lists are kept in ascending seq order; the report shows the newest first (rendering only what it shows). */
+function newestFirst<T>(heading: string, items: IndexedList<T>, render: (item: T) => string): ListSection {
+  return { heading, size: items.length, item: (i) => render(items.at(items.length - 1 - i) as T) };
 }
 
 function item(text: string): string {

@@ -28,7 +28,7 @@ export function boundChannelState(state: ChannelState): ChannelStateSnapshot {
     periodEnd: msToIso(state.periodEndMs),
     messageCount: state.messageCount,
     eventCount: state.eventCount,
-    openThreads: Array.from(state.open.values(), materialiseOpen),
+    openThreads: state.open.seal(materialiseOpen),
     openThreadsDropped: state.openDropped,
     recentClosures: state.closures.slice(-RECENT_CLOSURES_KEEP).map(materialise),
     decisions: state.decisions.slice(-DECISIONS_KEEP).map(materialise),
@@ -40,14 +40,10 @@ export function boundChannelState(state: ChannelState): ChannelStateSnapshot {
 }
 
 function dropOldestOpen(state: ChannelState): void {
-  let excess = state.open.size - OPEN_THREADS_CAP;
+  const excess = state.open.size - OPEN_THREADS_CAP;
   if (excess <= 0) return;
   state.openDropped += excess;
-  for (const [key, record] of state.open) {
-    if (excess-- <= 0) break;
-    state.open.delete(key);
-    state.openBySeq.delete(record.seq);
-  }
+  state.open.dropOldest(excess);
 }
 
 function boundNames(counts: ReadonlyMap<string, number>): NameCount[] {

@@ -1,4 +1,5 @@
-import { ClosureRecord, DecisionRecord, OpenRecord, StatusRecord } from './state-records';
+import { OpenThreadSet } from './open-thread-set';
+import { ClosureRecord, DecisionRecord, StatusRecord } from './state-records';
 
 /**
  * The tracker's working state during one call: decoded from the previous annotations, folded
@@ -15,10 +16,8 @@ export interface ChannelState {
   /** Conversation (non-EVENT) messages and EVENT messages seen, cumulative. */
   messageCount: number;
   eventCount: number;
-  /** Open requests by thread key (see threadKey), in seq order. */
-  readonly open: Map<string, OpenRecord>;
-  /** seq of each known request → its thread key, to match closings by inReplyTo. */
-  readonly openBySeq: Map<number, string>;
+  /** Open threads by thread key (see threadKey), in seq order. */
+  readonly open: OpenThreadSet;
   /** Open requests dropped past OPEN_THREADS_CAP, cumulative. */
   openDropped: number;
   /** Oldest first; trimmed to the newest when bounded. */
@@ -28,15 +27,7 @@ export interface ChannelState {
   readonly statuses: Map<string, StatusRecord>;
 }
 
-/** Prefix of the synthetic key of a request without correlation id (not expected: the service generates one). */
-const SEQ_KEY_PREFIX = '\u0000seq:';
-
-/** The key a thread is tracked under: its correlation id, or its request seq when it has none. */
-export function threadKey(correlationId: string | null, seq: number): string {
-  return correlationId ?? SEQ_KEY_PREFIX + seq;
-}
-
-export function emptyChannelState(): ChannelState {
+export function emptyChannelState(open: OpenThreadSet = new OpenThreadSet()): ChannelState {
   return {
     participantCounts: new Map(),
     topicCounts: new Map(),
@@ -44,8 +35,7 @@ export function emptyChannelState(): ChannelState {
     periodEndMs: NaN,
     messageCount: 0,
     eventCount: 0,
-    open: new Map(),
-    openBySeq: new Map(),
+    open,
     openDropped: 0,
     closures: [],
     decisions: [],

@@ -1,20 +1,20 @@
-import { DEFAULT_TOPIC, MessageType, THREAD_OPENING_TYPES } from '@qhorus/api';
+import { DEFAULT_TOPIC, MessageType } from '@qhorus/api';
+import { OpenThreadSet, THREAD_TYPE_NAMES, threadKey, toOpenRecord } from './open-thread-set';
+import { OpenThreadText } from './open-thread-text';
 import { STATE_KEYS as K } from './state-keys';
 import { ClosureOutcome, ClosureRecord, DecisionRecord, OpenRecord, StatusRecord, ThreadType } from './state-records';
-import { emptyChannelState, ChannelState, threadKey } from './channel-state';
+import { emptyChannelState, ChannelState } from './channel-state';
 import {
   asNullableString,
   asSeq,
   asString,
   isObject,
-  JsonObject,
   readCount,
   readInstantMs,
   readJsonArray,
   readJsonObject,
 } from './json-annotation';
 
-const THREAD_TYPE_NAMES: ReadonlySet<string> = THREAD_OPENING_TYPES;
 const OUTCOME_NAMES: ReadonlySet<string> = new Set([
   MessageType.RESPONSE,
   MessageType.DONE,
@@ -29,7 +29,7 @@ const OUTCOME_NAMES: ReadonlySet<string> = new Set([
  * because annotations may have been written by another tier, another version or by hand.
  */
 export function readChannelState(annotations: Readonly<Record<string, string>>): ChannelState {
-  const state = emptyChannelState();
+  const state = emptyChannelState(readOpenThreads(annotations[K.openThreads], annotations[K.openThreadDetails]));
   readNameCounts(annotations[K.participants], annotations[K.participantCounts], state.participantCounts);
   readNameCounts(annotations[K.topics], annotations[K.topicCounts], state.topicCounts);
   state.periodStartMs = readInstantMs(annotations[K.periodStart]);
@@ -37,7 +37,6 @@ export function readChannelState(annotations: Readonly<Record<string, string>>):
   state.messageCount = readCount(annotations[K.messageCount]);
   state.eventCount = readCount(annotations[K.eventCount]);
   state.openDropped = readCount(annotations[K.openThreadsDropped]);
-  readOpenThreads(annotations[K.openThreads], annotations[K.openThreadDetails], state);
   for (const c of readJsonArray(annotations[K.recentClosures])) pushIfDefined(state.closures, toClosure(c));
   for (const d of readJsonArray(annotations[K.decisions])) pushIfDefined(state.decisions, toDecision(d));
   readStatuses(annotations[K.latestStatus], state.statuses);
@@ -65,42 +64,29 @@ function isCount(n: unknown): n is number {
   return typeof n === 'number' && Number.isSafeInteger(n) && n >= 0;
 }
 
-function readOpenThreads(list: string | undefined, details: string | undefined, state: ChannelState): void {
+/**
+ * The open threads: in the tracker's own one-per-line form they are read lazily (see
+ * open-thread-text.ts); any other encoding (an older compact one, another writer's) is decoded
+ * whole, entry by entry, in seq order, a duplicate thread keeping its first entry.
+ */
+export function readOpenThreads(list: string | undefined, details: string | undefined): OpenThreadSet {
+  const text = OpenThreadText.parse(list, details);
+  if (text !== null) return new OpenThreadSet(text);
   const detailBySeq = readJsonObject(details);
   const records: OpenRecord[] = [];
   for (const raw of readJsonArray(list)) {
-    const record = toOpenRecord(raw, detailBySeq);
+    const seq = isObject(raw) ? asSeq(raw.seq) : undefined;
+    const key = seq === undefined ? '' : String(seq);
+    const record = toOpenRecord(raw, Object.hasOwn(detailBySeq, key) ? detailBySeq[key] : undefined);
     if (record) records.push(record);
   }
-  records.sort((a, b) => a.seq - b.seq); // seq order is what the Map's insertion order must reflect
+  records.sort((a, b) => a.seq - b.seq); // the set's order must be seq order
+  const open = new OpenThreadSet();
   for (const r of records) {
     const key = threadKey(r.correlationId, r.seq);
-    if (state.open.has(key)) continue;
-    state.open.set(key, r);
-    state.openBySeq.set(r.seq, key);
+    if (open.get(key) === undefined) open.add(key, r);
   }
-}
-
-function toOpenRecord(raw: unknown, detailBySeq: JsonObject): OpenRecord | undefined {
-  if (!isObject(raw)) return undefined;
-  const type = asString(raw.type);
-  const sender = asString(raw.sender);
-  const seq = asSeq(raw.seq);
-  if (type === undefined || !THREAD_TYPE_NAMES.has(type) || sender === undefined || seq === undefined) return undefined;
-  const key = String(seq);
-  const detail = Object.hasOwn(detailBySeq, key) && isObject(detailBySeq[key]) ? (detailBySeq[key] as JsonObject) : {};
-  return {
-    correlationId: asNullableString(raw.correlationId),
-    type: type as ThreadType,
-    sender,
-    seq,
-    target: asNullableString(detail.target),
-    topic: asString(detail.topic) ?? DEFAULT_TOPIC,
-    at: asString(detail.at) ?? '',
-    text: asString(detail.text) ?? '',
-    threadJson: undefined,
-    detailJson: undefined,
-  };
+  return open;
 }
 
 function toClosure(raw: unknown): ClosureRecord | undefined {

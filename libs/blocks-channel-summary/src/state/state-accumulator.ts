@@ -2,7 +2,8 @@ import { applyThreadRule, Message, MessageType, REQUEST_TYPES, ThreadState } fro
 import { isDecision } from './decision-rule';
 import { DECISIONS_KEEP, RECENT_CLOSURES_KEEP } from './state-limits';
 import { ClosureOutcome, OpenRecord, reassigned, ThreadType } from './state-records';
-import { ChannelState, threadKey } from './channel-state';
+import { ChannelState } from './channel-state';
+import { threadKey } from './open-thread-set';
 
 /**
  * Folds a batch of messages into the channel state in a single pass.
@@ -69,13 +70,12 @@ export class StateAccumulator {
     const after = applyThreadRule(before, m) as ThreadState; // an open thread never becomes null
     if (after === before) return m.type === MessageType.RESPONSE && record.type === MessageType.COMMAND;
     if (after.status === 'open') {
-      // A handoff: the thread stays open, owed by the target. Map.set keeps its (seq-order) position.
-      s.open.set(key, reassigned(record, after.owner));
+      // A handoff: the thread stays open, owed by the target. reassign keeps its (seq-order) position.
+      s.open.reassign(key, reassigned(record, after.owner));
       this.recordClosure(m, MessageType.HANDOFF, record);
       return false;
     }
-    s.open.delete(key);
-    s.openBySeq.delete(record.seq);
+    s.open.close(key);
     this.recordClosure(m, m.type as ClosureOutcome, record);
     return false;
   }
@@ -84,15 +84,15 @@ export class StateAccumulator {
   private threadOf(m: Message): string | undefined {
     if (m.correlationId != null) return m.correlationId;
     if (m.inReplyTo != null) {
-      const key = this.state.openBySeq.get(m.inReplyTo);
-      if (key !== undefined && this.state.open.has(key)) return key;
+      const key = this.state.open.keyOfSeq(m.inReplyTo);
+      if (key !== undefined) return key;
     }
     return REQUEST_TYPES.has(m.type) ? threadKey(null, m.seq) : undefined;
   }
 
   private open(key: string, m: Message, thread: ThreadState): void {
     const s = this.state;
-    s.open.set(key, {
+    s.open.add(key, {
       correlationId: m.correlationId ?? null,
       type: thread.type as ThreadType,
       sender: m.sender,
@@ -104,7 +104,6 @@ export class StateAccumulator {
       threadJson: undefined,
       detailJson: undefined,
     });
-    s.openBySeq.set(m.seq, key);
   }
 
   private recordClosure(m: Message, outcome: ClosureOutcome, request: OpenRecord | null): void {

@@ -1,20 +1,17 @@
 import { ChannelStateSnapshot } from './state-snapshot';
-import { emptyChannelState, ChannelState, threadKey } from './channel-state';
+import { emptyChannelState, ChannelState } from './channel-state';
+import { readOpenThreads } from './read-channel-state';
 
 /** Rebuilds the working state from a snapshot (records are shared, never mutated: see OpenRecord). */
 export function stateFromSnapshot(s: ChannelStateSnapshot): ChannelState {
-  const state = emptyChannelState();
+  const open = s.openThreads.encode();
+  const state = emptyChannelState(readOpenThreads(open.openThreads, open.openThreadDetails));
   for (const [name, count] of s.participants) state.participantCounts.set(name, count);
   for (const [name, count] of s.topics) state.topicCounts.set(name, count);
   state.periodStartMs = s.periodStart === null ? NaN : Date.parse(s.periodStart);
   state.periodEndMs = s.periodEnd === null ? NaN : Date.parse(s.periodEnd);
   state.messageCount = s.messageCount;
   state.eventCount = s.eventCount;
-  for (const view of s.openThreads) {
-    const key = threadKey(view.correlationId, view.seq);
-    state.open.set(key, view);
-    state.openBySeq.set(view.seq, key);
-  }
   state.openDropped = s.openThreadsDropped;
   state.closures.push(...s.recentClosures);
   state.decisions.push(...s.decisions);

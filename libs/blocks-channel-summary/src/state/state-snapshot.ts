@@ -1,3 +1,4 @@
+import type { OpenThreadList } from './open-thread-set';
 import { ClosureRecord, OpenThread, OpenThreadDetail } from './state-records';
 
 /** A name with its message count. */
@@ -40,7 +41,8 @@ export interface ChannelStateSnapshot {
   readonly periodEnd: string | null;
   readonly messageCount: number;
   readonly eventCount: number;
-  readonly openThreads: readonly OpenThreadView[];
+  /** Oldest first; read lazily (see OpenThreadList). */
+  readonly openThreads: OpenThreadList;
   readonly openThreadsDropped: number;
   readonly recentClosures: readonly ClosureView[];
   readonly decisions: readonly DecisionView[];
