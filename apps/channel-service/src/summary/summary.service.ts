@@ -29,8 +29,9 @@ export class SummaryService {
   ) {}
 
   async get(channelName: string, by: Principal): Promise<SummaryView> {
-    const { channel, slot } = await this.load(channelName, by);
-    return summaryView(channel, slot);
+    const found = await this.summaries.findSummaryByChannelName(channelName);
+    if (!found || !canAccess(found.channel, by)) throw channelNotFound(channelName);
+    return summaryView(found.channel, found.slot);
   }
 
   /** Asks for a summary now, whatever the threshold: recorded in Postgres, then enqueued. */

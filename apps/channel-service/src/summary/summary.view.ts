@@ -3,7 +3,10 @@ import { SummarySlot } from './channel-summary.entity';
 import { SummaryResponse } from './dto/summary.response';
 
 /** The JSON of `GET /channels/{name}/summary` (DESIGN §6). */
-export function summaryView(channel: Channel, slot: SummarySlot): SummaryResponse {
+/** What the summary read shows of its channel (and checks access on). */
+export type SummaryChannel = Pick<Channel, 'name' | 'members' | 'lastSeq' | 'tokenTotal' | 'summariser'>;
+
+export function summaryView(channel: SummaryChannel, slot: SummarySlot): SummaryResponse {
   return {
     channel: channel.name,
     text: slot.text,
