@@ -97,6 +97,12 @@ describe('thread summaries', () => {
     const outsider = await mallory.get(threadPath('secret', 'keys'));
     expect(outsider.status).toBe(404);
     expect(outsider.body.message).toBe("Channel 'secret' not found");
+    // The channel's own summary read follows the same rule (it has a narrower query of its own).
+    expect((await bob.get('/api/v1/channels/secret/summary')).status).toBe(200);
+    expect((await t.admin.get('/api/v1/channels/secret/summary')).status).toBe(200);
+    const summaryToOutsider = await mallory.get('/api/v1/channels/secret/summary');
+    expect(summaryToOutsider.status).toBe(404);
+    expect(summaryToOutsider.body.message).toBe("Channel 'secret' not found");
   });
 
   it('summarises the whole thread from Postgres even when another instance took most of it (restarts, scale-out)', async () => {
