@@ -37,6 +37,15 @@ export interface ChannelRow {
 export const CHANNEL_COLUMNS =
   'id, name, description, summary_threshold, summary_threshold_tokens, update_after_seconds, summariser, members, last_seq, token_total, created_by, created_at';
 
+/** What the summary read shows of a channel and checks access on: its hot path reads only these columns. */
+export type SummaryChannel = Pick<Channel, 'name' | 'members' | 'lastSeq' | 'tokenTotal' | 'summariser'>;
+export type SummaryChannelRow = Pick<ChannelRow, 'name' | 'members' | 'last_seq' | 'token_total' | 'summariser'>;
+export const SUMMARY_CHANNEL_COLUMNS = 'name, members, last_seq, token_total, summariser';
+
+export function toSummaryChannel(r: SummaryChannelRow): SummaryChannel {
+  return { name: r.name, members: r.members, lastSeq: Number(r.last_seq), tokenTotal: Number(r.token_total), summariser: r.summariser };
+}
+
 /** bigint columns arrive as strings from `pg`: converted here, at the edge. */
 export function toChannel(r: ChannelRow): Channel {
   return {

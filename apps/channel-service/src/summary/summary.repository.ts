@@ -1,10 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import { SummaryResult } from '@qhorus/api';
 import { Database } from '../database/database';
-import { ChannelRow, CHANNEL_COLUMNS, toChannel, Channel } from '../channels/channel.entity';
+import {
+  ChannelRow,
+  CHANNEL_COLUMNS,
+  toChannel,
+  Channel,
+  SUMMARY_CHANNEL_COLUMNS,
+  SummaryChannel,
+  SummaryChannelRow,
+  toSummaryChannel,
+} from '../channels/channel.entity';
 import { MESSAGE_COLUMNS, MessageRow } from '../messages/message.entity';
 import { SLOT_COLUMNS, SummaryHistoryEntry, SummarySlot, SummarySlotRow, toSlot } from './channel-summary.entity';
-import type { SummaryChannel } from './summary.view';
 
 /** The compare-and-set lost: someone else committed a newer version first. */
 export class StaleSummaryVersionError extends Error {}
@@ -58,7 +66,8 @@ const coolingDown = (backoffMs: string) => `(s.last_error_at IS NOT NULL
   AND s.last_error_at > now() - make_interval(secs => ${backoffMs}::double precision / 1000)
   AND (s.refresh_requested_at IS NULL OR s.refresh_requested_at <= s.last_error_at))`;
 
-const PREFIXED_CHANNEL_COLUMNS = CHANNEL_COLUMNS.split(', ').map((c) => `c.${c}`).join(', ');
+const prefixed = (columns: string) => columns.split(', ').map((c) => `c.${c}`).join(', ');
+const PREFIXED_CHANNEL_COLUMNS = prefixed(CHANNEL_COLUMNS);
 
 const FIND_BY_CHANNEL_NAME_SQL = `SELECT ${PREFIXED_CHANNEL_COLUMNS}, ${SLOT_COLUMNS} FROM channels c JOIN channel_summaries s ON s.channel_id = c.id WHERE c.name = $1`;
 
@@ -66,10 +75,9 @@ const FIND_BY_CHANNEL_NAME_SQL = `SELECT ${PREFIXED_CHANNEL_COLUMNS}, ${SLOT_COL
  * The summary read (the hot GET): only the channel columns its answer and the access rule use,
  * 17 columns instead of 24 (pg builds a parser per column of every result).
  */
-const FIND_SUMMARY_BY_CHANNEL_NAME_SQL = `SELECT c.name, c.members, c.last_seq, c.token_total, c.summariser, ${SLOT_COLUMNS}
+const FIND_SUMMARY_BY_CHANNEL_NAME_SQL = `SELECT ${prefixed(SUMMARY_CHANNEL_COLUMNS)}, ${SLOT_COLUMNS}
   FROM channels c JOIN channel_summaries s ON s.channel_id = c.id WHERE c.name = $1`;
 
-type SummaryChannelRow = Pick<ChannelRow, 'name' | 'members' | 'last_seq' | 'token_total' | 'summariser'>;
 
 const MESSAGE_FIELDS = MESSAGE_COLUMNS.split(', ') as (keyof MessageRow)[];
 /** Message columns next to channel and slot columns, whose names they share (id, created_at). */
@@ -165,11 +173,7 @@ export class SummaryRepository {
   /** The slot and what the summary read shows of its channel, in one read. */
   async findSummaryByChannelName(name: string): Promise<{ channel: SummaryChannel; slot: SummarySlot } | null> {
     const rows: (SummaryChannelRow & SummarySlotRow)[] = await this.db.query(FIND_SUMMARY_BY_CHANNEL_NAME_SQL, [name]);
-    const r = rows[0];
-    if (!r) return null;
-    // bigint columns arrive as strings: converted here, at the edge.
-    const channel = { name: r.name, members: r.members, lastSeq: Number(r.last_seq), tokenTotal: Number(r.token_total), summariser: r.summariser };
-    return { channel, slot: toSlot(r) };
+    return rows[0] ? { channel: toSummaryChannel(rows[0]), slot: toSlot(rows[0]) } : null;
   }
 
   /**

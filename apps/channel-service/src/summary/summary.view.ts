@@ -1,11 +1,8 @@
-import { Channel } from '../channels/channel.entity';
+import { SummaryChannel } from '../channels/channel.entity';
 import { SummarySlot } from './channel-summary.entity';
 import { SummaryResponse } from './dto/summary.response';
 
 /** The JSON of `GET /channels/{name}/summary` (DESIGN §6). */
-/** What the summary read shows of its channel (and checks access on). */
-export type SummaryChannel = Pick<Channel, 'name' | 'members' | 'lastSeq' | 'tokenTotal' | 'summariser'>;
-
 export function summaryView(channel: SummaryChannel, slot: SummarySlot): SummaryResponse {
   return {
     channel: channel.name,

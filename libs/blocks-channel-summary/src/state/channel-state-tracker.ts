@@ -53,7 +53,8 @@ export class ChannelStateTracker {
   /**
    * Notes that `annotations` (a result about to be returned) carry `tracked`'s keys, so when that
    * result comes back as `previous` (a running summary over chunks, the pipeline path) the state
-   * is rebuilt from objects instead of re-parsing JSON.
+   * is rebuilt from the snapshot (its open threads from their text, unparsed) instead of decoding
+   * every annotation again.
    */
   remember(annotations: Readonly<Record<string, string>>, tracked: TrackedState): void {
     this.cache.remember(annotations, tracked.snapshot, tracked.keys);

@@ -53,7 +53,7 @@ function readEntry(text: OpenThreadText, i: number): OpenThreadView {
   const details = parseOrUndefined(`{${detail}}`);
   const record = seq !== undefined && isObject(details) && Object.hasOwn(details, String(seq)) ? toOpenRecord(raw, details[String(seq)]) : undefined;
   const detailJson = detail.slice(detail.indexOf(':') + 1);
-  if (record && typeof record.at === 'string') return { ...record, at: record.at, threadJson, detailJson };
+  if (record) return { ...record, at: record.at as string, threadJson, detailJson }; // toOpenRecord reads `at` as a string
   return {
     correlationId: null,
     type: MessageType.QUERY,
@@ -230,11 +230,6 @@ export class OpenThreadList implements Iterable<OpenThreadView> {
     private readonly decoded: Map<number, OpenThreadView>,
     private readonly added: readonly OpenThreadView[],
   ) {}
-
-  /** A list of records only (no carried text). */
-  static of(views: readonly OpenThreadView[]): OpenThreadList {
-    return new OpenThreadList(null, [], new Map(), new Map(), views);
-  }
 
   get length(): number {
     return this.live.length + this.added.length;

@@ -8,7 +8,8 @@ interface Entry {
 /**
  * Remembers the snapshot behind each result this summariser returned, keyed by the result's
  * (frozen) annotations object. When that very result comes back as `previous` (a running summary
- * over chunks, the pipeline path) the state is rebuilt from objects instead of re-parsing JSON.
+ * over chunks, the pipeline path) the state is rebuilt from the snapshot instead of decoding the
+ * annotations again.
  * It is only a shortcut: a hit requires every own key to be unchanged, anything else (a result
  * read back from the database, edited, or produced by another tier) decodes from annotations.
  */
