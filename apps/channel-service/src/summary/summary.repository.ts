@@ -84,20 +84,39 @@ const MESSAGE_FIELDS = MESSAGE_COLUMNS.split(', ') as (keyof MessageRow)[];
 const CHUNK_PREFIX = 'm_';
 const CHUNK_COLUMNS = MESSAGE_FIELDS.map((c) => `m.${c} AS ${CHUNK_PREFIX}${c}`).join(', ');
 
+/**
+ * The channel and slot columns of a job's start, on the first row only (NULL on the others): the
+ * driver parses every column of every row, and the slot's annotations (up to ~64 KB of JSON at
+ * the open-thread cap) would otherwise be parsed once per message of the chunk.
+ */
+const FIRST_ROW = 'm.rn IS NULL OR m.rn = 1';
+const onFirstRow = (columns: string) =>
+  columns
+    .split(', ')
+    .map((c) => `CASE WHEN ${FIRST_ROW} THEN ${c} END AS ${c.slice(c.indexOf('.') + 1)}`)
+    .join(', ');
+
 // One round trip to start a job: channel, slot and first chunk, one row per message (the channel
-// and slot columns repeated), or one row with no message, or none when the channel is not due.
+// and slot columns on the first), or one row with no message, or none when the channel is not due.
 const FIND_DUE_SQL = `
-  SELECT ${PREFIXED_CHANNEL_COLUMNS}, ${SLOT_COLUMNS}, ${CHUNK_COLUMNS}
+  SELECT ${onFirstRow(PREFIXED_CHANNEL_COLUMNS)}, ${onFirstRow(SLOT_COLUMNS)}, ${CHUNK_COLUMNS}
   FROM channels c JOIN channel_summaries s ON s.channel_id = c.id
   LEFT JOIN LATERAL (
-    SELECT ${MESSAGE_COLUMNS} FROM messages
-    WHERE channel_id = c.id AND seq > s.covers_through_seq AND seq <= c.last_seq
-    ORDER BY seq LIMIT $2
+    SELECT chunk.*, row_number() OVER (ORDER BY chunk.seq) AS rn FROM (
+      SELECT ${MESSAGE_COLUMNS} FROM messages
+      WHERE channel_id = c.id AND seq > s.covers_through_seq AND seq <= c.last_seq
+      ORDER BY seq LIMIT $2
+    ) chunk
   ) m ON true
   WHERE c.id = $1 AND ${DUE} AND ($3 OR NOT ${coolingDown('$4')})
   ORDER BY m.seq`;
 
 const FIND_SLOT_SQL = `SELECT ${SLOT_COLUMNS} FROM channel_summaries s WHERE s.channel_id = $1`;
+
+/** The committed slot but its text and annotations: the caller has them (the result it committed), unparsed. */
+const COMMITTED_COLUMNS = SLOT_COLUMNS.split(', ')
+  .filter((c) => c !== 's.text' && c !== 's.annotations')
+  .join(', ');
 
 // The running token total at the new watermark: one indexed lookup (0 before the first message).
 // The history keeps the newest $8 versions: older ones are pruned by the same statement (the
@@ -121,7 +140,7 @@ const COMMIT_SQL = `
     DELETE FROM channel_summary_history old USING committed
     WHERE old.channel_id = committed.channel_id AND old.version <= committed.version - $8::int
   )
-  SELECT s.*, (${DUE}) AS due_again FROM committed s JOIN channels c ON c.id = s.channel_id`;
+  SELECT ${COMMITTED_COLUMNS}, (${DUE}) AS due_again FROM committed s JOIN channels c ON c.id = s.channel_id`;
 
 /**
  * The sweep's round, bounded: candidates come from four partial indexes only (backlog at the
@@ -198,14 +217,15 @@ export class SummaryRepository {
    * Commits a new version under an explicit version check and records it in the history, in ONE
    * statement (atomic by itself: one round trip instead of BEGIN, UPDATE, INSERT, COMMIT — this
    * runs once per summary step). Throws StaleSummaryVersionError when another writer got there first.
+   * The returned slot carries the committed result's own text and annotations (not read back).
    */
   async commit(c: SummaryCommit): Promise<CommittedStep> {
-    const rows: (SummarySlotRow & { due_again: boolean })[] = await this.db.query(
+    const rows: (Omit<SummarySlotRow, 'text' | 'annotations'> & { due_again: boolean })[] = await this.db.query(
       COMMIT_SQL,
       [c.channelId, c.expectedVersion, c.result.text, JSON.stringify(c.result.annotations), c.coversThroughSeq, c.updatedBy, c.coversFromSeq, c.historyKeep],
     );
     if (rows.length !== 1) throw new StaleSummaryVersionError(`summary of channel ${c.channelId} is no longer at version ${c.expectedVersion}`);
-    return { slot: toSlot(rows[0]), dueAgain: rows[0].due_again };
+    return { slot: toSlot({ ...rows[0], text: c.result.text, annotations: c.result.annotations }), dueAgain: rows[0].due_again };
   }
 
   /**
