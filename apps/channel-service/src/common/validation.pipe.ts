@@ -1,4 +1,5 @@
 import { BadRequestException, ValidationError, ValidationPipe } from '@nestjs/common';
+import { cacheValidationMetadata } from './validation-metadata-cache';
 
 /** Flattens nested class-validator errors into `field: problem` entries, every bad field named. */
 export function describeValidationErrors(errors: ValidationError[], prefix = ''): { field: string; problems: string[] }[] {
@@ -11,6 +12,7 @@ export function describeValidationErrors(errors: ValidationError[], prefix = '')
 
 /** Rejects unknown fields and names every bad one in the 400's message and details. */
 export function apiValidationPipe(): ValidationPipe {
+  cacheValidationMetadata();
   return new ValidationPipe({
     whitelist: true,
     forbidNonWhitelisted: true,
