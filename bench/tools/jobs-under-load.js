@@ -6,6 +6,7 @@
 // and compare the CPU per request (the difference × posts per commit is the cost of a job):
 //   node bench/tools/jobs-under-load.js            (after `npx nest build`; threshold 20)
 //   TH=100000 node bench/tools/jobs-under-load.js  (no summary due)
+//   ROLE=api node bench/tools/jobs-under-load.js   (jobs enqueued, no worker: the producer's share)
 const cfg = require('../config');
 const { JsonClient } = require('../lib/http');
 const { runLoad } = require('../lib/load');
@@ -18,7 +19,8 @@ const { drainSummaries } = require('../scenarios/throughput');
   const stamp = runStamp();
   const db = await createDatabase(stamp, 'jobsload');
   const queuePrefix = `qbench-${stamp}-jobsload`;
-  const service = await startService({ databaseUrl: db.url, queuePrefix, poolSize: 10 });
+  const role = process.env.ROLE;
+  const service = await startService({ databaseUrl: db.url, queuePrefix, poolSize: 10, env: role ? { QHORUS_ROLE: role } : {} });
   try {
     const admin = new JsonClient(service.url, cfg.ADMIN_TOKEN);
     const tokens = [];
@@ -32,7 +34,7 @@ const { drainSummaries } = require('../scenarios/throughput');
       const v0 = await versions();
       const r = await runLoad({ url: service.url, method: 'POST', paths: names.map((n) => `/api/v1/channels/${n}/messages`), headers, body: cfg.POST_BODY, durationS: 8, pid: service.pid });
       const v1 = await versions();
-      await drainSummaries(db.url);
+      if (role !== 'api') await drainSummaries(db.url);
       const v2 = await versions();
       console.log(JSON.stringify({ rps: Math.round(r.rps), requests: r.requests, commitsDuring: v1 - v0, commitsAfter: v2 - v1, postsPerCommit: (r.requests / (v2 - v0)).toFixed(1), cpu: r.cpuBreakdownUs }));
     }
