@@ -6,6 +6,7 @@
 // and `commit`, the compiled code, in process, against a fresh database. For comparison, the
 // start read in its earlier shape (the channel and slot columns repeated on every message row).
 //   node bench/tools/job-read-cost.js      (after `npx nest build`)
+const { join } = require('node:path');
 const { Pool } = require('pg');
 const dist = require('../lib/dist');
 const { generateConversation } = require('../lib/conversation');
@@ -16,13 +17,19 @@ const CHUNK = 20;
 const ROUNDS = Number(process.env.JOB_READ_ROUNDS ?? 300);
 const SENDER = 'bench-agent';
 
-/** The start read as it was: every row carries the channel and slot columns, annotations included. */
-const REPEATED_SHAPE_SQL = `
-  SELECT c.*, s.*, m.* FROM channels c JOIN channel_summaries s ON s.channel_id = c.id
-  LEFT JOIN LATERAL (SELECT id AS m_id, seq AS m_seq, type AS m_type, sender AS m_sender, content AS m_content, topic AS m_topic,
-                            correlation_id AS m_correlation_id, in_reply_to AS m_in_reply_to, target AS m_target, metadata AS m_metadata, created_at AS m_created_at
-                     FROM messages WHERE channel_id = c.id AND seq > s.covers_through_seq AND seq <= c.last_seq ORDER BY seq LIMIT $2) m ON true
-  WHERE c.id = $1 ORDER BY m.m_seq`;
+/** The start read as it was (until 2026-12-01 evening): every row carried the channel and slot columns, annotations included. */
+function repeatedShapeSql() {
+  const entity = (path) => require(join(dist.DIST, 'apps/channel-service/src', path));
+  const { CHANNEL_COLUMNS } = entity('channels/channel.entity.js');
+  const { SLOT_COLUMNS } = entity('summary/channel-summary.entity.js');
+  const { MESSAGE_COLUMNS } = entity('messages/message.entity.js');
+  const channel = CHANNEL_COLUMNS.split(', ').map((c) => `c.${c}`).join(', ');
+  const chunk = MESSAGE_COLUMNS.split(', ').map((c) => `m.${c} AS m_${c}`).join(', ');
+  return `SELECT ${channel}, ${SLOT_COLUMNS}, ${chunk}
+    FROM channels c JOIN channel_summaries s ON s.channel_id = c.id
+    LEFT JOIN LATERAL (SELECT ${MESSAGE_COLUMNS} FROM messages WHERE channel_id = c.id AND seq > s.covers_through_seq AND seq <= c.last_seq ORDER BY seq LIMIT $2) m ON true
+    WHERE c.id = $1 ORDER BY m.seq`;
+}
 
 /** Annotations of a channel whose open threads are at the cap: the heuristic over 20,000 busy messages. */
 async function capState() {
@@ -65,6 +72,7 @@ function cpuUs(work) {
     const { SummaryRepository } = dist.require.summaryRepository();
     const repository = new SummaryRepository({ query: async (text, values) => (await pool.query(text, values)).rows });
     const backoff = { ms: 60_000, retry: false };
+    const earlierShape = repeatedShapeSql();
     const annotationBytes = JSON.stringify(state.annotations).length;
     let version = 1;
     const commit = () =>
@@ -78,7 +86,7 @@ function cpuUs(work) {
     };
     const results = [
       await measure('findDue (channel and slot on the first row)', () => repository.findDue(channelId, CHUNK, backoff)),
-      await measure('start read, earlier shape (repeated on every row)', () => pool.query(REPEATED_SHAPE_SQL, [channelId, CHUNK])),
+      await measure('start read, earlier shape (repeated on every row)', () => pool.query(earlierShape, [channelId, CHUNK])),
       await measure('commit (text and annotations not read back)', commit),
     ];
     const due = await repository.findDue(channelId, CHUNK, backoff);

@@ -18,6 +18,8 @@ export class InProcessSummaryQueue extends SummaryQueue {
   private readonly channels = new Map<string, ChannelState>();
   private readonly waiting: string[] = [];
   private readonly inFlight = new Set<Promise<void>>();
+  /** Retry backoffs in progress: close() cuts them short, so no timer outlives the queue. */
+  private readonly backoffs = new Set<() => void>();
   private handler: SummaryJobHandler | null = null;
   private active = 0;
   private closed = false;
@@ -51,6 +53,7 @@ export class InProcessSummaryQueue extends SummaryQueue {
   async close(graceMs: number): Promise<void> {
     this.closed = true;
     this.waiting.length = 0;
+    for (const endBackoff of [...this.backoffs]) endBackoff();
     const drained = Promise.allSettled([...this.inFlight]).then(() => true);
     const finished = await Promise.race([drained, new Promise<false>((r) => setTimeout(() => r(false), graceMs).unref())]);
     if (!finished) this.logger.warn({ graceMs }, 'summary jobs still running at shutdown; the sweep will redo them');
@@ -93,9 +96,22 @@ export class InProcessSummaryQueue extends SummaryQueue {
           this.logger.warn({ ...job, attempt, err }, 'summary job failed; giving up until the next trigger');
           return;
         }
-        await new Promise((r) => setTimeout(r, backoffDelay(this.retry, attempt)));
+        await this.backoff(backoffDelay(this.retry, attempt));
         if (this.closed) return; // shut down during the backoff: the database may be gone; the sweep redoes it at next start
       }
     }
+  }
+
+  /** Waits `ms` before a retry, or until close(). */
+  private backoff(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const end = () => {
+        clearTimeout(timer);
+        this.backoffs.delete(end);
+        resolve();
+      };
+      const timer = setTimeout(end, ms);
+      this.backoffs.add(end);
+    });
   }
 }
