@@ -85,4 +85,30 @@ describe('summary jobs over a backlog longer than one chunk', () => {
     expect(done.dueAgain).toBe(false);
     expect(await summaries.isDue(channel.id)).toBe(false);
   });
+
+  it("reads a job's start (channel, slot, first chunk) in one statement, and commits a slot equal to a fresh read", async () => {
+    expect((await alice.post('/api/v1/channels', { name: 'start', summaryThreshold: 10_000, summariser: 'recording' })).status).toBe(201);
+    await postMany(alice, 'start', 2);
+    const channel = (await t.app.get(ChannelsRepository).findByName('start'))!;
+    const summaries = t.app.get(SummaryRepository);
+    const annotations = { openThreads: '[\n{"correlationId":"c-1","type":"QUERY","sender":"alice","seq":1}\n]', note: 'kept' };
+    const { slot: committed } = await summaries.commit({
+      channelId: channel.id,
+      historyKeep: CONFIG_DEFAULTS.QHORUS_SUMMARY_HISTORY_KEEP,
+      expectedVersion: 0,
+      result: { text: 'first two', annotations },
+      coversFromSeq: 1,
+      coversThroughSeq: 2,
+      updatedBy: 'test',
+    });
+    expect(committed).toEqual(await summaries.findSlot(channel.id));
+
+    await postMany(alice, 'start', 5);
+    await summaries.requestRefresh(channel.id);
+    const due = (await summaries.findDue(channel.id, 3, { ms: 0, retry: true }))!;
+    expect(due.channel).toMatchObject({ id: channel.id, name: 'start', lastSeq: 7, summaryThreshold: 10_000 });
+    expect(due.slot).toEqual(committed);
+    expect(due.firstChunk.map((m) => Number(m.seq))).toEqual([3, 4, 5]);
+    expect(due.firstChunk.every((m) => m.sender === 'alice' && m.created_at instanceof Date)).toBe(true);
+  });
 });
