@@ -23,8 +23,9 @@ function repeatedShapeSql() {
   const { CHANNEL_COLUMNS } = entity('channels/channel.entity.js');
   const { SLOT_COLUMNS } = entity('summary/channel-summary.entity.js');
   const { MESSAGE_COLUMNS } = entity('messages/message.entity.js');
-  const channel = CHANNEL_COLUMNS.split(', ').map((c) => `c.${c}`).join(', ');
-  const chunk = MESSAGE_COLUMNS.split(', ').map((c) => `m.${c} AS m_${c}`).join(', ');
+  const { columnNames, qualifiedColumns } = entity('database/column-list.js');
+  const channel = qualifiedColumns('c', CHANNEL_COLUMNS);
+  const chunk = columnNames(MESSAGE_COLUMNS).map((c) => `m.${c} AS m_${c}`).join(', ');
   return `SELECT ${channel}, ${SLOT_COLUMNS}, ${chunk}
     FROM channels c JOIN channel_summaries s ON s.channel_id = c.id
     LEFT JOIN LATERAL (SELECT ${MESSAGE_COLUMNS} FROM messages WHERE channel_id = c.id AND seq > s.covers_through_seq AND seq <= c.last_seq ORDER BY seq LIMIT $2) m ON true

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Database } from '../database/database';
 import { readableSql, Viewer } from './channel-access';
 import { Channel, CHANNEL_COLUMNS, ChannelRow, toChannel } from './channel.entity';
+import { qualifiedColumns } from '../database/column-list';
 
 export type NewChannel = Omit<Channel, 'id' | 'lastSeq' | 'tokenTotal' | 'createdAt'>;
 
@@ -39,7 +40,7 @@ const LIST_VISIBLE_SQL = `
   WHERE ${readableSql('members', { name: '$1', admin: '$2' })}
   ORDER BY name`;
 
-const PREFIXED_COLUMNS = CHANNEL_COLUMNS.split(', ').map((c) => `c.${c}`).join(', ');
+const PREFIXED_COLUMNS = qualifiedColumns('c', CHANNEL_COLUMNS);
 /** The reader's cursor next to each channel (read_cursors' key is (channel_id, agent)). */
 const WITH_CURSOR = `SELECT ${PREFIXED_COLUMNS}, COALESCE(r.through_seq, 0) AS read_through_seq
   FROM channels c LEFT JOIN read_cursors r ON r.channel_id = c.id AND r.agent = $1`;

@@ -6,6 +6,7 @@ import { TokenEstimateBeforeSeq, tokenEstimateSql } from '../projection/message-
 import { groupTransitionTable, transitionTableJson } from '../threads/thread-transitions';
 import { MESSAGE_COLUMNS, MessageRow } from './message.entity';
 import { MessageFilter } from './message-filter';
+import { qualifiedColumns } from '../database/column-list';
 
 export interface NewMessage {
   type: MessageType;
@@ -47,7 +48,7 @@ type InsertRow = MessageRow & {
   token_estimate: number;
 };
 
-const PREFIXED_COLUMNS = MESSAGE_COLUMNS.split(', ').map((c) => `m.${c}`).join(', ');
+const PREFIXED_COLUMNS = qualifiedColumns('m', MESSAGE_COLUMNS);
 
 /** The new message's estimate ($13-$15 are its parts, see tokenEstimateBeforeSeq), for a seq expression. */
 const tokensAt = (seq: string) => tokenEstimateSql('$13', '$14', '$15', seq);

@@ -13,6 +13,7 @@ import {
 } from '../channels/channel.entity';
 import { MESSAGE_COLUMNS, MessageRow } from '../messages/message.entity';
 import { SLOT_COLUMNS, SummaryHistoryEntry, SummarySlot, SummarySlotRow, toSlot } from './channel-summary.entity';
+import { columnNames, qualifiedColumns } from '../database/column-list';
 
 /** The compare-and-set lost: someone else committed a newer version first. */
 export class StaleSummaryVersionError extends Error {}
@@ -66,8 +67,7 @@ const coolingDown = (backoffMs: string) => `(s.last_error_at IS NOT NULL
   AND s.last_error_at > now() - make_interval(secs => ${backoffMs}::double precision / 1000)
   AND (s.refresh_requested_at IS NULL OR s.refresh_requested_at <= s.last_error_at))`;
 
-const prefixed = (columns: string) => columns.split(', ').map((c) => `c.${c}`).join(', ');
-const PREFIXED_CHANNEL_COLUMNS = prefixed(CHANNEL_COLUMNS);
+const PREFIXED_CHANNEL_COLUMNS = qualifiedColumns('c', CHANNEL_COLUMNS);
 
 const FIND_BY_CHANNEL_NAME_SQL = `SELECT ${PREFIXED_CHANNEL_COLUMNS}, ${SLOT_COLUMNS} FROM channels c JOIN channel_summaries s ON s.channel_id = c.id WHERE c.name = $1`;
 
@@ -75,11 +75,10 @@ const FIND_BY_CHANNEL_NAME_SQL = `SELECT ${PREFIXED_CHANNEL_COLUMNS}, ${SLOT_COL
  * The summary read (the hot GET): only the channel columns its answer and the access rule use,
  * 17 columns instead of 24 (pg builds a parser per column of every result).
  */
-const FIND_SUMMARY_BY_CHANNEL_NAME_SQL = `SELECT ${prefixed(SUMMARY_CHANNEL_COLUMNS)}, ${SLOT_COLUMNS}
+const FIND_SUMMARY_BY_CHANNEL_NAME_SQL = `SELECT ${qualifiedColumns('c', SUMMARY_CHANNEL_COLUMNS)}, ${SLOT_COLUMNS}
   FROM channels c JOIN channel_summaries s ON s.channel_id = c.id WHERE c.name = $1`;
 
-
-const MESSAGE_FIELDS = MESSAGE_COLUMNS.split(', ') as (keyof MessageRow)[];
+const MESSAGE_FIELDS = columnNames(MESSAGE_COLUMNS) as (keyof MessageRow)[];
 /** Message columns next to channel and slot columns, whose names they share (id, created_at). */
 const CHUNK_PREFIX = 'm_';
 const CHUNK_COLUMNS = MESSAGE_FIELDS.map((c) => `m.${c} AS ${CHUNK_PREFIX}${c}`).join(', ');
@@ -91,8 +90,7 @@ const CHUNK_COLUMNS = MESSAGE_FIELDS.map((c) => `m.${c} AS ${CHUNK_PREFIX}${c}`)
  */
 const FIRST_ROW = 'm.rn IS NULL OR m.rn = 1';
 const onFirstRow = (columns: string) =>
-  columns
-    .split(', ')
+  columnNames(columns)
     .map((c) => `CASE WHEN ${FIRST_ROW} THEN ${c} END AS ${c.slice(c.indexOf('.') + 1)}`)
     .join(', ');
 
@@ -114,7 +112,7 @@ const FIND_DUE_SQL = `
 const FIND_SLOT_SQL = `SELECT ${SLOT_COLUMNS} FROM channel_summaries s WHERE s.channel_id = $1`;
 
 /** The committed slot but its text and annotations: the caller has them (the result it committed), unparsed. */
-const COMMITTED_COLUMNS = SLOT_COLUMNS.split(', ')
+const COMMITTED_COLUMNS = columnNames(SLOT_COLUMNS)
   .filter((c) => c !== 's.text' && c !== 's.annotations')
   .join(', ');
 

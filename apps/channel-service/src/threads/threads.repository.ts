@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { CLOSED_THREAD_STATUSES, ThreadStatus } from '@qhorus/api';
 import { Database } from '../database/database';
 import { Thread, THREAD_COLUMNS, ThreadRow, toThread } from './thread.entity';
+import { qualifiedColumns } from '../database/column-list';
 
 /** An inbox entry: an open thread the caller owes, or an untargeted open request from someone else. */
 export interface InboxRow extends ThreadRow {
@@ -9,7 +10,7 @@ export interface InboxRow extends ThreadRow {
   content: string;
 }
 
-const PREFIXED_COLUMNS = THREAD_COLUMNS.split(', ').map((c) => `t.${c}`).join(', ');
+const PREFIXED_COLUMNS = qualifiedColumns('t', THREAD_COLUMNS);
 const CLOSED_LIST = CLOSED_THREAD_STATUSES.map((s) => `'${s}'`).join(', ');
 /** The partial-index predicate of threads_summary_due_idx (the migration's text). */
 const SUMMARY_DUE = `t.status IN (${CLOSED_LIST}) AND (t.summarised_seq IS NULL OR t.summarised_seq < t.closed_seq)`;
