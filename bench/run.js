@@ -172,6 +172,7 @@ async function main() {
           body: batchBody,
           baseline: { ...baselinePost, paths: batchPaths },
           prepared: { ...preparedPost, paths: batchPaths },
+          floor: { ...floorPost, paths: batchPaths },
           service: { url: service.url, pid: service.pid, paths: batchPaths, headers, dbUrl: serviceDb.url },
         });
         const singlePost = report.figures.find((f) => f.title.startsWith('POST message, threshold'));

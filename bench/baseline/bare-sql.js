@@ -31,6 +31,12 @@ const READ_SUMMARY = `
 /** The values of INSERT_MESSAGE for a posted body. */
 const insertValues = (channel, body) => [channel, body.type ?? DEFAULT_TYPE, SENDER, body.content, body.topic ?? DEFAULT_TOPIC];
 
+/** The values of INSERT_BATCH for a batch's messages. */
+function batchValues(channel, messages) {
+  const column = (pick) => messages.map(pick);
+  return [channel, column((m) => m.type ?? DEFAULT_TYPE), column((m) => m.content), column((m) => m.topic ?? DEFAULT_TOPIC), messages.length, SENDER];
+}
+
 /** A message row as the service answers it (bigint seq converted at the edge). */
 const messageView = (channel, r) => ({
   id: r.id,
@@ -67,4 +73,4 @@ function summaryView(r) {
   };
 }
 
-module.exports = { SENDER, DEFAULT_TYPE, DEFAULT_TOPIC, INSERT_MESSAGE, INSERT_BATCH, READ_SUMMARY, insertValues, messageView, summaryView };
+module.exports = { SENDER, DEFAULT_TYPE, DEFAULT_TOPIC, INSERT_MESSAGE, INSERT_BATCH, READ_SUMMARY, batchValues, insertValues, messageView, summaryView };

@@ -6,16 +6,18 @@
 // named statements. No rate limit, no events, no jobs, no summary logic: what any Nest service
 // on this stack pays before it does its own work, so the service can be read against it.
 // Same routes, bodies and answers as baseline/server.js. Plain JS: decorators applied by hand.
-//   POST /api/v1/channels/:name/messages, GET /api/v1/channels/:name/summary
+//   POST /api/v1/channels/:name/messages, POST …/messages/batch (nested DTOs, validated each, and
+//   the bare multi-row insert), GET /api/v1/channels/:name/summary
 // Env: DATABASE_URL, PORT, HOST, POOL_SIZE, LOG_FILE.
 require('reflect-metadata');
 const { NestFactory, APP_GUARD } = require('@nestjs/core');
 const { FastifyAdapter } = require('@nestjs/platform-fastify');
 const { Body, Controller, Get, Injectable, Module, NotFoundException, Param, Post, UnauthorizedException, ValidationPipe } = require('@nestjs/common');
-const { IsIn, IsOptional, IsString, MaxLength } = require('class-validator');
+const { ArrayNotEmpty, IsArray, IsIn, IsOptional, IsString, MaxLength, ValidateNested } = require('class-validator');
+const { Type } = require('class-transformer');
 const pino = require('pino');
 const { Pool } = require('pg');
-const { INSERT_MESSAGE, READ_SUMMARY, SENDER, insertValues, messageView, summaryView } = require('./bare-sql');
+const { INSERT_BATCH, INSERT_MESSAGE, READ_SUMMARY, SENDER, batchValues, insertValues, messageView, summaryView } = require('./bare-sql');
 
 const MESSAGE_TYPES = ['QUERY', 'COMMAND', 'RESPONSE', 'STATUS', 'DECLINE', 'HANDOFF', 'DONE', 'FAILURE', 'EVENT'];
 const CONTENT_MAX = 32 * 1024;
@@ -34,6 +36,10 @@ class PostMessageDto {}
 decorateProperty(PostMessageDto, 'content', IsString(), MaxLength(CONTENT_MAX));
 decorateProperty(PostMessageDto, 'type', IsOptional(), IsIn(MESSAGE_TYPES));
 decorateProperty(PostMessageDto, 'topic', IsOptional(), IsString(), MaxLength(TOPIC_MAX));
+
+/** The batch body as any Nest service on this stack validates one: each message a nested DTO. */
+class PostBatchDto {}
+decorateProperty(PostBatchDto, 'messages', IsArray(), ArrayNotEmpty(), ValidateNested({ each: true }), Type(() => PostMessageDto));
 
 /** A token cache hit: what the service's guard does for a token it has seen. */
 class TokenGuard {
@@ -60,6 +66,13 @@ class ChannelsController {
     return messageView(name, rows[0]);
   }
 
+  async postBatch(name, body) {
+    const { rows } = await pool.query({ name: 'insert_batch', text: INSERT_BATCH, values: batchValues(name, body.messages) });
+    if (rows.length === 0) throw new NotFoundException('channel not found');
+    rows.sort((a, b) => Number(a.seq) - Number(b.seq));
+    return { messages: rows.map((r) => messageView(name, r)) };
+  }
+
   async summary(name) {
     const { rows } = await pool.query({ name: 'read_summary', text: READ_SUMMARY, values: [name] });
     if (rows.length === 0) throw new NotFoundException('channel not found');
@@ -71,6 +84,10 @@ decorateMethod(ChannelsController, 'post', Post(':name/messages'));
 decorateParam(ChannelsController, 'post', 0, Param('name'));
 decorateParam(ChannelsController, 'post', 1, Body());
 Reflect.defineMetadata('design:paramtypes', [String, PostMessageDto], ChannelsController.prototype, 'post');
+decorateMethod(ChannelsController, 'postBatch', Post(':name/messages/batch'));
+decorateParam(ChannelsController, 'postBatch', 0, Param('name'));
+decorateParam(ChannelsController, 'postBatch', 1, Body());
+Reflect.defineMetadata('design:paramtypes', [String, PostBatchDto], ChannelsController.prototype, 'postBatch');
 decorateMethod(ChannelsController, 'summary', Get(':name/summary'));
 decorateParam(ChannelsController, 'summary', 0, Param('name'));
 Reflect.defineMetadata('design:paramtypes', [String], ChannelsController.prototype, 'summary');

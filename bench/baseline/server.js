@@ -13,7 +13,7 @@
 const Fastify = require('fastify');
 const { Pool } = require('pg');
 
-const { DEFAULT_TOPIC, DEFAULT_TYPE, INSERT_BATCH, INSERT_MESSAGE, READ_SUMMARY, SENDER, insertValues, messageView, summaryView } = require('./bare-sql');
+const { INSERT_BATCH, INSERT_MESSAGE, READ_SUMMARY, batchValues, insertValues, messageView, summaryView } = require('./bare-sql');
 
 const PREPARED = process.env.PREPARED_STATEMENTS === '1';
 /** A statement for `pool.query`, named (prepared once per connection) when PREPARED. */
@@ -43,9 +43,7 @@ async function main() {
     if (!Array.isArray(messages) || messages.some((m) => typeof m?.content !== 'string')) {
       return reply.code(400).send({ message: 'messages must be an array of {content}' });
     }
-    const column = (pick) => messages.map(pick);
-    const values = [req.params.name, column((m) => m.type ?? DEFAULT_TYPE), column((m) => m.content), column((m) => m.topic ?? DEFAULT_TOPIC), messages.length, SENDER];
-    const { rows } = await pool.query(statement('insert_batch', INSERT_BATCH, values));
+    const { rows } = await pool.query(statement('insert_batch', INSERT_BATCH, batchValues(req.params.name, messages)));
     if (rows.length === 0) return reply.code(404).send({ message: 'channel not found' });
     rows.sort((a, b) => Number(a.seq) - Number(b.seq));
     return reply.code(201).send({ messages: rows.map((r) => messageView(req.params.name, r)) });

@@ -52,11 +52,13 @@ function renderReport({ figures, batch, freshness, heuristic, linearity, capacit
   const rows = [];
   if (batch) {
     const perS = (r) => r.rps * batch.size;
-    const { baseline, prepared, service } = batch.figure;
+    const { baseline, prepared, floor, service } = batch.figure;
     const vsBare = perS(service) / perS(prepared);
     const vsSingle = perS(service) / batch.singlePostRps;
+    // The Nest floor's batch route: nested class-validator DTOs and the bare multi-row insert.
+    const floorNote = floor ? `; Nest floor ${int(perS(floor))} msgs/s = ${pct(perS(floor) / perS(prepared))} of it, server CPU per batch floor / service ${us(floor.cpuUsPerRequest)} / ${us(service.cpuUsPerRequest)}` : '';
     rows.push([
-      `Batch posting, ${batch.size} messages per request, threshold 20 (messages/s: bare multi-row insert ${int(perS(baseline))} plain / ${int(perS(prepared))} prepared; ` +
+      `Batch posting, ${batch.size} messages per request, threshold 20 (messages/s: bare multi-row insert ${int(perS(baseline))} plain / ${int(perS(prepared))} prepared${floorNote}; ` +
         `service p50 / p99 ${ms(service.p50)} / ${ms(service.p99)}; single-post service ${Number.isFinite(batch.singlePostRps) ? int(batch.singlePostRps) : 'n/a'} msgs/s)`,
       `${int(perS(service))} msgs/s = ${pct(vsBare)} of the prepared bare insert, ${Number.isFinite(vsSingle) ? `${vsSingle.toFixed(1)}×` : 'n/a'} single posts`,
       `≥ ${pct(TARGETS.BATCH_RATIO)} and ≥ ${TARGETS.BATCH_VS_SINGLE}×`,
