@@ -19,7 +19,18 @@ const moduleNameMapper = {
   '^content-disposition$': '<rootDir>/node_modules/content-disposition/dist/index.js',
 };
 const common = { transform: { '^.+\\.ts$': swc }, moduleNameMapper, testEnvironment: 'node', rootDir: __dirname };
+/**
+ * A worker's heap grows by tens of MB per e2e file (every file boots Nest apps in a module
+ * registry of its own) and reached 1.6–1.8 GB by the end of a full run (2026-12-01). Tearing down
+ * a heap that size took longer than the 500 ms jest-worker waits after telling a worker to end,
+ * so the run ended with "A worker process has failed to exit gracefully" although nothing was
+ * left open (every worker reached its `exit` event 1–2 ms after the end message). Recycling a
+ * worker past this size keeps both its exit and the run's memory bounded.
+ */
+const WORKER_IDLE_MEMORY_LIMIT = '768MB';
+
 module.exports = {
+  workerIdleMemoryLimit: WORKER_IDLE_MEMORY_LIMIT,
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/libs/**/*.spec.ts', '<rootDir>/apps/**/*.spec.ts'] },
     { ...common, displayName: 'e2e', testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'], setupFilesAfterEnv: ['<rootDir>/test/support/e2e-timeout.setup.ts'] },
