@@ -41,6 +41,31 @@ describe('threads, inbox and MCP resources', () => {
     expect(res.status).toBe(200);
     return res.body as InboxItem[];
   };
+  /** The channel's thread index equals the thread rules folded over its messages in seq order. */
+  const expectIndexIsTheFold = async (channel: string) => {
+    const { rows } = await pg.query(
+      `SELECT m.seq::int, m.type, m.sender, m.correlation_id, m.target FROM messages m JOIN channels c ON c.id = m.channel_id
+       WHERE c.name = $1 AND m.correlation_id IS NOT NULL ORDER BY m.seq`,
+      [channel],
+    );
+    const expected = new Map<string, { state: ThreadState | null; opener: string | null; openedSeq: number | null; closedSeq: number | null }>();
+    for (const m of rows) {
+      const before = expected.get(m.correlation_id) ?? { state: null, opener: null, openedSeq: null, closedSeq: null };
+      const { next: state, opened, closed } = threadStep(before.state, { type: m.type, target: m.target });
+      expected.set(m.correlation_id, {
+        state,
+        opener: opened ? m.sender : before.opener,
+        openedSeq: opened ? m.seq : before.openedSeq,
+        closedSeq: closed ? m.seq : opened ? null : before.closedSeq,
+      });
+    }
+    const listed = (await alice.get(`/api/v1/channels/${channel}/threads?limit=1000`)).body;
+    const want = [...expected.entries()]
+      .filter(([, e]) => e.state !== null)
+      .map(([id, e]) => ({ correlationId: id, status: e.state!.status, type: e.state!.type, owner: e.state!.owner, opener: e.opener, openedSeq: e.openedSeq, closedSeq: e.closedSeq }))
+      .sort((a, b) => a.openedSeq! - b.openedSeq!);
+    expect(listed.map(({ correlationId, status, type, owner, opener, openedSeq, closedSeq }: ThreadRow) => ({ correlationId, status, type, owner, opener, openedSeq, closedSeq }))).toEqual(want);
+  };
   const thread = async (who: ApiClient, channel: string, correlationId: string) => {
     const res = await who.get(`/api/v1/channels/${channel}/threads/${encodeURIComponent(correlationId)}`);
     expect(res.status).toBe(200);
@@ -185,26 +210,25 @@ describe('threads, inbox and MCP resources', () => {
         }),
       );
     }
-    const { rows } = await pg.query(
-      `SELECT m.seq::int, m.type, m.sender, m.correlation_id, m.target FROM messages m JOIN channels c ON c.id = m.channel_id WHERE c.name = 'fold' ORDER BY m.seq`,
-    );
-    const expected = new Map<string, { state: ThreadState | null; opener: string | null; openedSeq: number | null; closedSeq: number | null }>();
-    for (const m of rows) {
-      const before = expected.get(m.correlation_id) ?? { state: null, opener: null, openedSeq: null, closedSeq: null };
-      const { next: state, opened, closed } = threadStep(before.state, { type: m.type, target: m.target });
-      expected.set(m.correlation_id, {
-        state,
-        opener: opened ? m.sender : before.opener,
-        openedSeq: opened ? m.seq : before.openedSeq,
-        closedSeq: closed ? m.seq : opened ? null : before.closedSeq,
+    await expectIndexIsTheFold('fold');
+  });
+
+  it('a batch writes the index as the fold too, when its threads interleave (opened and closed seqs are the messages\' own)', async () => {
+    await alice.post('/api/v1/channels', { name: 'fold-batch', summaryThreshold: MANUAL_ONLY });
+    const types = [MessageType.QUERY, MessageType.COMMAND, MessageType.RESPONSE, MessageType.STATUS, MessageType.HANDOFF, MessageType.DONE, MessageType.DECLINE, MessageType.FAILURE];
+    let rnd = 11;
+    const next = (n: number) => (rnd = (rnd * 1103515245 + 12345) % 2 ** 31) % n;
+    for (let round = 0; round < 5; round++) {
+      const messages = Array.from({ length: 30 }, () => {
+        const type = types[next(types.length)];
+        const target = type === MessageType.HANDOFF || next(2) === 0 ? ['alice', 'bob', 'carol'][next(3)] : undefined;
+        // Some messages in no thread, so a thread's messages are rarely consecutive in the batch.
+        const correlationId = next(4) === 0 && type !== MessageType.QUERY && type !== MessageType.COMMAND ? undefined : `c${next(6)}`;
+        return { type, content: `${type} content`, ...(correlationId ? { correlationId } : {}), ...(target ? { target } : {}) };
       });
+      expect((await alice.post('/api/v1/channels/fold-batch/messages/batch', { messages })).status).toBe(201);
     }
-    const listed = (await alice.get('/api/v1/channels/fold/threads?limit=1000')).body;
-    const want = [...expected.entries()]
-      .filter(([, e]) => e.state !== null)
-      .map(([id, e]) => ({ correlationId: id, status: e.state!.status, type: e.state!.type, owner: e.state!.owner, opener: e.opener, openedSeq: e.openedSeq, closedSeq: e.closedSeq }))
-      .sort((a, b) => a.openedSeq! - b.openedSeq!);
-    expect(listed.map(({ correlationId, status, type, owner, opener, openedSeq, closedSeq }: ThreadRow) => ({ correlationId, status, type, owner, opener, openedSeq, closedSeq }))).toEqual(want);
+    await expectIndexIsTheFold('fold-batch');
   });
 
   it('a batch writes the index like single posts: several messages of one thread fold in order, and a close in a batch gets its summary', async () => {

@@ -3,7 +3,7 @@ import { MessageType } from '@qhorus/api';
 import { readableSql, Viewer } from '../channels/channel-access';
 import { Database } from '../database/database';
 import { TokenEstimateBeforeSeq, tokenEstimateSql } from '../projection/message-token-estimate';
-import { groupTransitionTable, transitionTableJson } from '../threads/thread-transitions';
+import { GroupMessage, groupTransitionTable, transitionTableJson } from '../threads/thread-transitions';
 import { MESSAGE_COLUMNS, MessageRow } from './message.entity';
 import { MessageFilter } from './message-filter';
 import { qualifiedColumns } from '../database/column-list';
@@ -409,11 +409,11 @@ export class MessagesRepository {
 
 /** Per thread a batch touches: its correlation id, its folded transition table (JSON) and its last message's 1-based position; null when none. */
 function threadGroups(batch: readonly NewMessage[]): { correlationIds: string[]; tables: string[]; lastOrds: number[] } | null {
-  const groups = new Map<string, { messages: { type: MessageType; target: string | null }[]; lastOrd: number }>();
+  const groups = new Map<string, { messages: GroupMessage[]; lastOrd: number }>();
   batch.forEach((m, i) => {
     if (m.correlationId === null) return;
     const group = groups.get(m.correlationId) ?? { messages: [], lastOrd: 0 };
-    group.messages.push({ type: m.type, target: m.target });
+    group.messages.push({ type: m.type, target: m.target, ord: i + 1 });
     group.lastOrd = i + 1;
     groups.set(m.correlationId, group);
   });

@@ -64,8 +64,9 @@ export function transitionTableJson(type: MessageType): string {
 
 /**
  * For a batch: the messages of one thread inside one batch (in seq order) folded into ONE
- * transition per prior state, since one statement can write a row only once. Offsets count back
- * from the group's last message (0 = last), so the statement derives seqs from its own.
+ * transition per prior state, since one statement can write a row only once. Offsets count back,
+ * in batch positions, from the group's last message (0 = last), so the statement derives seqs
+ * from its own; the group's messages need not be consecutive in the batch.
  */
 export interface GroupTransition {
   s: ThreadStatus | null;
@@ -79,22 +80,29 @@ export interface GroupTransition {
   close: 'keep' | 'clear' | number;
 }
 
-export function groupTransitionTable(messages: readonly { type: MessageType; target: string | null }[]): Record<string, GroupTransition> {
+/** One message of a thread's group: `ord` is its position in the batch (any increasing numbering). */
+export interface GroupMessage {
+  type: MessageType;
+  target: string | null;
+  ord: number;
+}
+
+export function groupTransitionTable(messages: readonly GroupMessage[]): Record<string, GroupTransition> {
   const table: Record<string, GroupTransition> = {};
-  const last = messages.length - 1;
+  const last = messages[messages.length - 1].ord;
   for (const prior of PRIOR_STATES) {
     let state: ThreadState | null = prior;
     let open: number | null = null;
     let close: GroupTransition['close'] = 'keep';
-    messages.forEach((m, i) => {
+    for (const m of messages) {
       const step = threadStep(state, m);
       state = step.next;
       if (step.opened) {
-        open = last - i;
+        open = last - m.ord;
         close = 'clear';
       }
-      if (step.closed) close = last - i;
-    });
+      if (step.closed) close = last - m.ord;
+    }
     const next = state as ThreadState | null;
     table[transitionKey(prior)] = {
       s: next?.status ?? null,
