@@ -156,6 +156,30 @@ describe('long poll: GET …/messages?waitMs= and MCP wait_for_messages', () => 
     });
     afterAll(() => second?.close());
 
+    it('a waiting member removed from the channel, or an agent revoked on the other instance, gets no message posted after it (404 / 401)', async () => {
+      const dave = await t.agent('dave-waits');
+      const erin = await t.agent('erin-waits');
+      await alice.post('/api/v1/channels', { name: 'kick', members: ['dave-waits', 'erin-waits'] });
+      const daveWaits = dave.get(`/api/v1/channels/kick/messages?afterSeq=0&waitMs=${MAX_WAIT_MS}`);
+      const erinMcp = await connectMcp(t.baseUrl, erin.token);
+      try {
+        const erinWaits = callTool(erinMcp, 'wait_for_messages', { channel: 'kick', timeout_s: MAX_WAIT_MS / 1000 });
+        await asleep(t.app, 2);
+        expect((await alice.patch('/api/v1/channels/kick', { members: ['erin-waits'] })).status).toBe(200);
+        expect((await new ApiClient(secondUrl, t.admin.token).request('DELETE', '/api/v1/agents/erin-waits')).status).toBe(200);
+        await alice.post('/api/v1/channels/kick/messages', { content: 'secret after the change' });
+        const removed = await daveWaits;
+        expect(removed.status).toBe(404);
+        expect(JSON.stringify(removed.body)).not.toContain('secret');
+        const revoked = await erinWaits;
+        expect(revoked.isError).toBe(true);
+        expect(revoked.body).toMatchObject({ statusCode: 401 });
+        expect(JSON.stringify(revoked.body)).not.toContain('secret');
+      } finally {
+        await erinMcp.close();
+      }
+    });
+
     it('wakes a wait on one instance with a post made on the other, over REST and over MCP', async () => {
       await alice.post('/api/v1/channels', { name: 'spread' });
       const bobThere = new ApiClient(secondUrl, bob.token);

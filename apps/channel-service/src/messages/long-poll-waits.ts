@@ -1,4 +1,7 @@
-import { BeforeApplicationShutdown, HttpException, HttpStatus, Injectable } from '@nestjs/common';
+import { BeforeApplicationShutdown, HttpException, HttpStatus, Injectable, UnauthorizedException } from '@nestjs/common';
+import { OnEvent } from '@nestjs/event-emitter';
+import { AgentCredentialsChangedEvent } from '../auth/agent-credentials-changed.event';
+import { isAdmin, Principal } from '../auth/principal';
 import { AppConfig } from '../config/app-config';
 import { ChannelEventHub } from '../events/channel-event-hub';
 import { MESSAGE_POSTED } from '../events/channel-stream-event';
@@ -15,17 +18,34 @@ export class TooManyWaitsException extends HttpException {
   }
 }
 
+/** What a wait needs besides its read: who waits, and how to re-check that they still may read. */
+export interface WaitAccess {
+  by: Principal;
+  /** Throws (404) when `by` may no longer read the channel; run after every sleep, before the read. */
+  recheck: () => Promise<unknown>;
+}
+
+/** One wait in progress: woken early (and refused) when its agent's token is revoked or rotated. */
+interface ActiveWait {
+  readonly by: Principal;
+  credentialsChanged: boolean;
+  wake: () => void;
+}
+
 /**
  * Long polls (REST `waitMs`, MCP `wait_for_messages`), served from the channel event fan-out: in
  * process on the embedded default, across instances over Redis. A wait holds no database
  * connection: it reads, subscribes (and counts as interest, so other instances publish to it),
  * reads again to close the race with a post committed in between, then sleeps until a matching
- * message event, its deadline, the client leaving or shutdown, and reads once more.
+ * message event, its deadline, the client leaving or shutdown, re-checks the caller's access (a
+ * member removed meanwhile gets 404, a revoked or rotated token 401, never the new messages) and
+ * reads once more.
  */
 @Injectable()
 export class LongPollWaits implements BeforeApplicationShutdown {
   private readonly perAgent = new Map<string, number>();
   private readonly sleeping = new Set<() => void>();
+  private readonly active = new Set<ActiveWait>();
   private closing = false;
 
   constructor(
@@ -34,15 +54,29 @@ export class LongPollWaits implements BeforeApplicationShutdown {
     private readonly config: AppConfig,
   ) {}
 
-  /** Waits holding a slot of `agent`'s (429 when it holds the most allowed already). */
-  async wait<T>(agent: string, channelId: string, waitMs: number, read: () => Promise<T[]>, wakes: (m: PostedMessageData) => boolean, signal?: AbortSignal): Promise<T[]> {
-    const release = this.reserve(agent);
+  /** Waits holding a slot of the caller's (429 when it holds the most allowed already). */
+  async wait<T>(access: WaitAccess, channelId: string, waitMs: number, read: () => Promise<T[]>, wakes: (m: PostedMessageData) => boolean, signal?: AbortSignal): Promise<T[]> {
+    const release = this.reserve(access.by.name);
+    const active: ActiveWait = { by: access.by, credentialsChanged: false, wake: () => {} };
+    this.active.add(active);
     try {
       const first = await read();
+      this.assertCredentialsUnchanged(active);
       if (first.length > 0 || signal?.aborted) return first;
-      return await this.sleepThenRead(channelId, waitMs, read, wakes, signal);
+      return await this.sleepThenRead(active, access, channelId, waitMs, read, wakes, signal);
     } finally {
+      this.active.delete(active);
       release();
+    }
+  }
+
+  /** A revoked or rotated token's waits end at once with 401 (as its event streams end). */
+  @OnEvent(AgentCredentialsChangedEvent.NAME, { suppressErrors: true })
+  onCredentialsChanged(event: AgentCredentialsChangedEvent): void {
+    for (const active of this.active) {
+      if (isAdmin(active.by) || active.by.name !== event.agentName) continue;
+      active.credentialsChanged = true;
+      active.wake();
     }
   }
 
@@ -79,9 +113,18 @@ export class LongPollWaits implements BeforeApplicationShutdown {
     };
   }
 
-  private async sleepThenRead<T>(channelId: string, waitMs: number, read: () => Promise<T[]>, wakes: (m: PostedMessageData) => boolean, signal?: AbortSignal): Promise<T[]> {
+  private async sleepThenRead<T>(
+    active: ActiveWait,
+    access: WaitAccess,
+    channelId: string,
+    waitMs: number,
+    read: () => Promise<T[]>,
+    wakes: (m: PostedMessageData) => boolean,
+    signal?: AbortSignal,
+  ): Promise<T[]> {
     let wake: () => void = () => {};
     const woken = new Promise<void>((resolve) => (wake = resolve));
+    active.wake = wake;
     const unsubscribe = this.hub.subscribe(channelId, (event) => {
       if (event.name === MESSAGE_POSTED && wakes(event.data)) wake();
     });
@@ -91,10 +134,16 @@ export class LongPollWaits implements BeforeApplicationShutdown {
     const stopListening = await this.fanout.listen();
     try {
       const again = await read();
+      this.assertCredentialsUnchanged(active);
       if (again.length > 0 || signal?.aborted || this.closing) return again;
       this.sleeping.add(wake);
       await woken;
-      return signal?.aborted ? [] : await read();
+      this.assertCredentialsUnchanged(active);
+      if (signal?.aborted) return [];
+      await access.recheck();
+      const rows = await read();
+      this.assertCredentialsUnchanged(active);
+      return rows;
     } finally {
       clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
@@ -102,5 +151,9 @@ export class LongPollWaits implements BeforeApplicationShutdown {
       unsubscribe();
       stopListening();
     }
+  }
+
+  private assertCredentialsUnchanged(active: ActiveWait): void {
+    if (active.credentialsChanged) throw new UnauthorizedException(`The token of '${active.by.name}' was revoked or rotated while it waited`);
   }
 }

@@ -134,7 +134,9 @@ export class MessagesService {
     };
     const read = () => this.messages.page(channel.id, page, filter);
     const wakes = (m: PostedMessageData) => Number(m.seq) > afterSeq && matchesFilter(m as unknown as FilterableMessage, filter);
-    const rows = waitMs > 0 ? await this.waits.wait(by.name, channel.id, waitMs, read, wakes, signal) : await read();
+    // After a sleep the caller's access is checked again: a member removed meanwhile reads nothing more.
+    const access = { by, recheck: () => this.channels.get(channelName, by) };
+    const rows = waitMs > 0 ? await this.waits.wait(access, channel.id, waitMs, read, wakes, signal) : await read();
     return rows.map((r: MessageRow) => toMessage(r, channel.name));
   }
 
