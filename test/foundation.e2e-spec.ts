@@ -170,6 +170,13 @@ describe('foundation: the channel service end to end on Postgres and BullMQ', ()
       expect(res.status).toBe(403);
       expect(res.body.message).toMatch(/admin/);
     });
+    it('the name the admin token acts under is reserved: registering an agent "admin" is a 400 naming it', async () => {
+      const res = await t.admin.post('/api/v1/agents', { name: 'admin' });
+      expect(res.status).toBe(400);
+      expect(res.body.details).toEqual([{ field: 'name', problems: ["name 'admin' is reserved for the admin token"] }]);
+      expect((await t.admin.get('/api/v1/agents')).body.map((a: { name: string }) => a.name)).not.toContain('admin');
+    });
+
     it('the agent list is readable by agents and never shows tokens', async () => {
       const res = await alice.get('/api/v1/agents');
       expect(res.status).toBe(200);
