@@ -1,6 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { MessageType, ThreadState, threadStep } from '@qhorus/api';
 import { Client as PgClient } from 'pg';
+import { waitForSummary } from './support/channel-helpers';
 import { ApiClient, waitFor } from './support/http';
 import { callTool, connectMcp, useTool } from './support/mcp-client';
 import { startTestApp, TestApp } from './support/test-app';
@@ -229,6 +230,49 @@ describe('threads, inbox and MCP resources', () => {
       expect((await alice.post('/api/v1/channels/fold-batch/messages/batch', { messages })).status).toBe(201);
     }
     await expectIndexIsTheFold('fold-batch');
+  });
+
+  it('a reply by inReplyTo alone joins the thread of the message it answers: index, inbox and summary state agree', async () => {
+    await alice.post('/api/v1/channels', { name: 'replies', summaryThreshold: MANUAL_ONLY });
+    const query = (await post(alice, 'replies', { type: 'QUERY', content: 'green?', target: 'bob' })).body;
+    const command = (await post(alice, 'replies', { type: 'COMMAND', content: 'deploy', target: 'bob' })).body;
+    const other = (await post(alice, 'replies', { type: 'COMMAND', content: 'tag it', target: 'bob' })).body;
+    const answer = await post(bob, 'replies', { type: 'RESPONSE', content: 'yes', inReplyTo: query.seq });
+    expect(answer.body).toMatchObject({ correlationId: query.correlationId, inReplyTo: query.seq });
+    expect((await post(bob, 'replies', { type: 'DONE', content: 'deployed', inReplyTo: command.seq })).body.correlationId).toBe(command.correlationId);
+    expect((await post(bob, 'replies', { type: 'HANDOFF', content: 'carol tags', target: 'carol', inReplyTo: other.seq })).body.correlationId).toBe(other.correlationId);
+    // A correlation id given wins; a QUERY answering a message still opens a thread of its own.
+    expect((await post(bob, 'replies', { type: 'STATUS', content: 'fyi', correlationId: 'mine', inReplyTo: query.seq })).body.correlationId).toBe('mine');
+    const followUp = (await post(carol, 'replies', { type: 'QUERY', content: 'which tag?', inReplyTo: other.seq })).body;
+    expect(followUp.correlationId).not.toBe(other.correlationId);
+    // In a batch, a reply to a message already in the channel joins its thread; one to an earlier
+    // message of the same batch keeps the correlation id it was given (here none).
+    const batch = await alice.post('/api/v1/channels/replies/messages/batch', {
+      messages: [
+        { type: 'STATUS', content: 'thanks', inReplyTo: answer.body.seq },
+        { type: 'QUERY', content: 'and prod?', target: 'bob' },
+        { type: 'RESPONSE', content: 'in-batch reply', inReplyTo: followUp.seq + 2 },
+      ],
+    });
+    expect(batch.status).toBe(201);
+    expect(batch.body.messages.map((m: { correlationId: string | null }) => m.correlationId)).toEqual([query.correlationId, expect.any(String), null]);
+
+    const threads = (await alice.get('/api/v1/channels/replies/threads?limit=100')).body as ThreadRow[];
+    expect(threads.map((r) => [r.correlationId, r.status, r.owner])).toEqual([
+      [query.correlationId, 'answered', 'bob'],
+      [command.correlationId, 'done', 'bob'],
+      [other.correlationId, 'open', 'carol'],
+      [followUp.correlationId, 'open', null],
+      [batch.body.messages[1].correlationId, 'open', 'bob'],
+    ]);
+    const owed = (who: InboxItem[]) => who.filter((i) => i.channel === 'replies').map((i) => i.correlationId);
+    expect(owed(await inbox(bob))).toEqual([followUp.correlationId, batch.body.messages[1].correlationId]);
+    expect(owed(await inbox(carol))).toEqual([other.correlationId]);
+
+    expect((await alice.post('/api/v1/channels/replies/summary/refresh')).status).toBeLessThan(300);
+    const summary = await waitForSummary(alice, 'replies', (x) => x.pending === 0 && x.version > 0, 'the summary of every message');
+    const open = JSON.parse(summary.annotations.openThreads) as { correlationId: string }[];
+    expect(open.map((o) => o.correlationId).sort()).toEqual(threads.filter((r) => r.status === 'open').map((r) => r.correlationId).sort());
   });
 
   it('a batch writes the index like single posts: several messages of one thread fold in order, and a close in a batch gets its summary', async () => {

@@ -49,7 +49,8 @@ function generateConversation(count, seed = 42, channel = 'bench') {
         type: closing,
         sender: q.target,
         topic: q.topic,
-        correlationId: byReply ? null : q.correlationId,
+        // A reply by inReplyTo alone is stored with its request's correlation id (the service gives it).
+        correlationId: q.correlationId,
         inReplyTo: byReply ? q.seq : null,
         content: closing === 'DONE' && rand() < 0.3 ? `Decision: ship change ${q.seq} behind a flag` : `${closing.toLowerCase()} on ${q.correlationId}: ${FILLER.slice(0, 60 + Math.floor(rand() * 40))}`,
       };

@@ -18,7 +18,7 @@ export const LATE_FROM_SEQ = 500;
 export const BASE_TIME_MS = Date.UTC(2025, 0, 1, 9, 0, 0);
 export const SEQ_SPACING_MS = 1000;
 
-/** A request opened in batch 1 (seq 1) and closed in batch 4 (seq 70) by inReplyTo only. */
+/** A request opened in batch 1 (seq 1) and closed in batch 4 (seq 70) by a reply (inReplyTo, and the correlation id the service gives it). */
 export const FIRST_REQUEST = { correlationId: 'c-first', seq: 1, closedAt: 70 } as const;
 /** A request opened at seq 2 and never answered (a handoff in its thread must not close it). */
 export const NEVER_ANSWERED = { correlationId: 'c-never', seq: 2, handoffAt: 30 } as const;
@@ -102,7 +102,7 @@ export function generateConversation(count = 600, seed = 7): ScriptedConversatio
     [1, () => ({ type: MessageType.COMMAND, sender: 'alice', target: 'bob', topic: 'build', correlationId: first.correlationId, content: 'Run the full test suite\non the release branch', inReplyTo: null, metadata: null })],
     [2, () => ({ type: MessageType.QUERY, sender: 'carol', target: 'dave', topic: 'infra', correlationId: never.correlationId, content: 'Who owns the staging cluster?', inReplyTo: null, metadata: null })],
     [NEVER_ANSWERED.handoffAt, () => ({ type: MessageType.HANDOFF, sender: 'dave', target: 'erin', topic: 'infra', correlationId: never.correlationId, content: 'Erin knows staging better', inReplyTo: null, metadata: null })],
-    [FIRST_REQUEST.closedAt, () => ({ type: MessageType.DONE, sender: 'bob', target: null, topic: 'build', correlationId: null, inReplyTo: 1, content: 'Suite green: 1423 passed', metadata: null })],
+    [FIRST_REQUEST.closedAt, () => ({ type: MessageType.DONE, sender: 'bob', target: null, topic: 'build', correlationId: first.correlationId, inReplyTo: 1, content: 'Suite green: 1423 passed', metadata: null })],
   ]);
 
   for (let seq = 1; seq <= count; seq++) {
@@ -147,7 +147,8 @@ export function generateConversation(count = 600, seed = 7): ScriptedConversatio
             sender: answerer,
             target: null,
             topic,
-            correlationId: byReply ? null : request.correlationId,
+            // A reply by inReplyTo: posted with it alone, it is stored with the request's correlation id.
+            correlationId: request.correlationId,
             inReplyTo: byReply ? request.seq : null,
             content: closing === MessageType.DONE && rand() < 0.3 ? `Decision: ship item ${request.seq}` : `${closing.toLowerCase()} for ${request.correlationId}`,
             metadata: null,

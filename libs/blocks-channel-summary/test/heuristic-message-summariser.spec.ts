@@ -75,7 +75,7 @@ describe('HeuristicMessageSummariser on a scripted 600-message conversation, bat
     }
   });
 
-  it('drops a request opened in batch 1 once it is answered (by inReplyTo) in batch 4', () => {
+  it('drops a request opened in batch 1 once it is answered (by a reply) in batch 4', () => {
     const batchOf = (seq: number) => Math.ceil(seq / BATCH) - 1;
     expect(batchOf(FIRST_REQUEST.closedAt)).toBe(3);
     for (let b = 0; b < batchOf(FIRST_REQUEST.closedAt); b++) expect(openIds(steps[b].result)).toContain(FIRST_REQUEST.correlationId);
@@ -175,7 +175,7 @@ describe('HeuristicMessageSummariser on a scripted 600-message conversation, bat
 describe('HeuristicMessageSummariser thread rules', () => {
   const h = new HeuristicMessageSummariser();
 
-  it('closes by correlation id or by inReplyTo; an unrelated RESPONSE or an EVENT closes nothing', async () => {
+  it('closes by correlation id; an unrelated RESPONSE, an EVENT or an inReplyTo alone closes nothing', async () => {
     const r = await h.summarise([
       message(1, { type: MessageType.QUERY, sender: 'a', target: 'b', correlationId: 'q1' }),
       message(2, { type: MessageType.COMMAND, sender: 'a', target: 'c', correlationId: 'k1' }),
@@ -183,7 +183,8 @@ describe('HeuristicMessageSummariser thread rules', () => {
       message(4, { type: MessageType.RESPONSE, sender: 'x', content: 'chatter' }),
       message(5, { type: MessageType.EVENT, sender: 'mon', correlationId: 'q2' }),
       message(6, { type: MessageType.RESPONSE, sender: 'b', correlationId: 'q1' }),
-      message(7, { type: MessageType.FAILURE, sender: 'c', inReplyTo: 2, content: 'disk full' }),
+      message(7, { type: MessageType.FAILURE, sender: 'c', correlationId: 'k1', inReplyTo: 2, content: 'disk full' }),
+      message(8, { type: MessageType.RESPONSE, sender: 'x', inReplyTo: 3, content: 'a reply the service would have given q2' }),
     ]);
     expect(openIds(r)).toEqual(['q2']);
     const closures = json<Array<{ outcome: string; correlationId: string; requestSeq: number; by: string }>>(r, K.recentClosures);
@@ -224,7 +225,7 @@ describe('HeuristicMessageSummariser thread rules', () => {
     const previous = summaryResult('older text', {
       [K.openThreads]: JSON.stringify([{ correlationId: 'x', type: 'QUERY', sender: 'a', seq: 4 }]),
     });
-    const r = await h.summarise([message(9, { type: MessageType.DONE, sender: 'b', inReplyTo: 4 })], previous);
+    const r = await h.summarise([message(9, { type: MessageType.DONE, sender: 'b', correlationId: 'x', inReplyTo: 4 })], previous);
     expect(openIds(r)).toEqual([]);
     expect(json<Array<{ requester: string }>>(r, K.recentClosures)[0].requester).toBe('a');
   });

@@ -175,6 +175,13 @@ const FIND_BY_IDEMPOTENCY_KEYS_SQL = `
   WHERE c.name = $1 AND m.sender = $2 AND m.idempotency_key = ANY($3::text[])
   ORDER BY m.seq`;
 
+// The thread of each message these seqs name (a reply by inReplyTo alone joins it, see
+// MessagesService). Served by the (channel_id, seq) primary key.
+const CORRELATION_IDS_AT_SQL = `
+  SELECT m.seq::int AS seq, m.correlation_id FROM messages m JOIN channels c ON c.id = m.channel_id
+  WHERE c.name = $1 AND ${readableSql('c.members', { name: '$2', admin: '$3' })}
+    AND m.seq = ANY($4::bigint[]) AND m.correlation_id IS NOT NULL`;
+
 /** The message CTEs of INSERT_SQL (everything before its final SELECT). */
 const INSERT_CTES = INSERT_SQL.slice(0, INSERT_SQL.lastIndexOf(INSERT_RESULT));
 
@@ -366,6 +373,12 @@ export class MessagesRepository {
   }
 
   /** The caller's messages in a channel carrying any of these idempotency keys, in seq order. */
+  /** The correlation id of each of these messages that has one (seq → id); none for a channel the viewer may not read. */
+  async correlationIdsAt(channelName: string, viewer: Viewer, seqs: readonly number[]): Promise<Map<number, string>> {
+    const rows = await this.db.query<{ seq: number; correlation_id: string }>(CORRELATION_IDS_AT_SQL, [channelName, viewer.name, viewer.admin, seqs]);
+    return new Map(rows.map((r) => [r.seq, r.correlation_id]));
+  }
+
   async findByIdempotencyKeys(channelName: string, sender: string, keys: readonly string[]): Promise<(MessageRow & { request_hash: string | null; idempotency_key: string })[]> {
     return this.db.query(FIND_BY_IDEMPOTENCY_KEYS_SQL, [channelName, sender, keys]);
   }

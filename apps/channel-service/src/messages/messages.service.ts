@@ -49,7 +49,8 @@ export class MessagesService {
   async post(channelName: string, dto: PostMessageDto, by: Principal, idempotencyKey?: string): Promise<PostOutcome> {
     this.checkIdempotencyKey(idempotencyKey);
     const requestHash = idempotencyKey ? hashRequest(dto) : null;
-    const message = this.toNewMessage(dto, by, idempotencyKey ?? null, requestHash);
+    const threads = await this.threadsRepliedTo(channelName, by, [dto]);
+    const message = this.toNewMessage(dto, by, threads, idempotencyKey ?? null, requestHash);
     if (idempotencyKey) {
       const replay = await this.replay(channelName, by, idempotencyKey, requestHash!);
       if (replay) return replay;
@@ -86,7 +87,8 @@ export class MessagesService {
     }
     this.checkIdempotencyKey(idempotencyKey === undefined ? undefined : batchKey(idempotencyKey, dto.messages.length - 1));
     const keys = idempotencyKey ? dto.messages.map((_, i) => batchKey(idempotencyKey, i)) : null;
-    const batch = dto.messages.map((m, i) => this.toNewMessage(m, by, keys?.[i] ?? null, keys ? hashRequest(m) : null, `messages.${i}`));
+    const threads = await this.threadsRepliedTo(channelName, by, dto.messages);
+    const batch = dto.messages.map((m, i) => this.toNewMessage(m, by, threads, keys?.[i] ?? null, keys ? hashRequest(m) : null, `messages.${i}`));
     if (keys) {
       const replay = await this.replayBatch(channelName, by, batch);
       if (replay) return replay;
@@ -193,8 +195,27 @@ export class MessagesService {
     }
   }
 
+  /**
+   * A reply by `inReplyTo` alone joins the thread of the message it answers (DESIGN §2: a thread is
+   * one correlation id), so the thread index, the inbox, thread summaries and the summary's state
+   * all see it in that thread. Only messages already in the channel are looked up (one query, and
+   * none when no message needs it); a message answering an earlier one of the same batch keeps
+   * the correlation id it was given. QUERY and COMMAND are left out: they open a thread of their own.
+   */
+  private async threadsRepliedTo(channelName: string, by: Principal, dtos: readonly PostMessageDto[]): Promise<ReadonlyMap<number, string>> {
+    const seqs = dtos.filter(joinsRepliedThread).map((d) => d.inReplyTo!);
+    return seqs.length === 0 ? NO_THREADS : this.messages.correlationIdsAt(channelName, accessParams(by), [...new Set(seqs)]);
+  }
+
   /** The row to insert for one posted message; `field` names it in errors (a batch's `messages.i`). */
-  private toNewMessage(dto: PostMessageDto, by: Principal, idempotencyKey: string | null, requestHash: string | null, field?: string): NewMessage {
+  private toNewMessage(
+    dto: PostMessageDto,
+    by: Principal,
+    threadsRepliedTo: ReadonlyMap<number, string>,
+    idempotencyKey: string | null,
+    requestHash: string | null,
+    field?: string,
+  ): NewMessage {
     const where = field ? `${field}: ` : '';
     if (dto.sender !== undefined && dto.sender !== by.name) {
       throw new ForbiddenException(`${where}sender '${dto.sender}' is not the authenticated agent '${by.name}'`);
@@ -207,7 +228,7 @@ export class MessagesService {
       sender: by.name,
       content,
       topic: dto.topic ?? DEFAULT_TOPIC,
-      correlationId: dto.correlationId ?? (REQUEST_TYPES.has(type) ? randomUUID() : null),
+      correlationId: dto.correlationId ?? (REQUEST_TYPES.has(type) ? randomUUID() : (threadsRepliedTo.get(dto.inReplyTo!) ?? null)),
       inReplyTo: dto.inReplyTo ?? null,
       target: dto.target ?? null,
       metadata: dto.metadata ?? null,
@@ -220,6 +241,13 @@ export class MessagesService {
     message.tokens = tokenEstimateBeforeSeq(message);
     return message;
   }
+}
+
+const NO_THREADS: ReadonlyMap<number, string> = new Map();
+
+/** A message that takes the correlation id of the message it replies to (see threadsRepliedTo). */
+function joinsRepliedThread(d: PostMessageDto): boolean {
+  return d.inReplyTo != null && d.correlationId == null && !REQUEST_TYPES.has((d.type ?? DEFAULT_MESSAGE_TYPE) as MessageType);
 }
 
 function toFilter(q: ListMessagesQuery): MessageFilter {

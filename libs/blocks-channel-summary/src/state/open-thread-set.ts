@@ -91,7 +91,6 @@ export class OpenThreadSet {
   private readonly decoded = new Map<number, OpenThreadView>();
   /** Threads opened in this call (or decoded the slow way), in seq order. */
   private readonly added = new Map<string, OpenRecord>();
-  private readonly addedBySeq = new Map<number, string>();
   /** Carried entries before this one are dropped or removed (dropOldest resumes here). */
   private dropCursor = 0;
 
@@ -108,20 +107,9 @@ export class OpenThreadSet {
     return i < 0 ? undefined : this.carriedRecord(i);
   }
 
-  /** The key of the open thread whose request has this seq. */
-  keyOfSeq(seq: number): string | undefined {
-    const key = this.addedBySeq.get(seq);
-    if (key !== undefined || this.carried === null) return key;
-    const i = this.carried.indexOfSeq(seq);
-    if (i < 0 || this.removed.has(i)) return undefined;
-    const record = this.carriedRecord(i);
-    return record.seq === seq ? threadKey(record.correlationId, record.seq) : undefined;
-  }
-
   /** A thread not open yet (see get), appended: its seq is above every tracked one. */
   add(key: string, record: OpenRecord): void {
     this.added.set(key, record);
-    this.addedBySeq.set(record.seq, key);
   }
 
   /** Replaces an open thread's record, keeping its place. */
@@ -135,12 +123,7 @@ export class OpenThreadSet {
   }
 
   close(key: string): void {
-    const record = this.added.get(key);
-    if (record !== undefined) {
-      this.added.delete(key);
-      this.addedBySeq.delete(record.seq);
-      return;
-    }
+    if (this.added.delete(key)) return;
     const i = this.carriedIndexOfKey(key);
     if (i >= 0) this.removeCarried(i);
   }
@@ -154,10 +137,9 @@ export class OpenThreadSet {
       this.removeCarried(this.dropCursor);
       left--;
     }
-    for (const [key, record] of this.added) {
+    for (const key of this.added.keys()) {
       if (left-- <= 0) break;
       this.added.delete(key);
-      this.addedBySeq.delete(record.seq);
     }
   }
 

@@ -14,8 +14,9 @@ import { threadKey } from './open-thread-set';
  * and only for the few records that survive the bounds (see bound-channel-state.ts).
  *
  * Threads follow DESIGN §2 through `applyThreadRule` (the same function the thread index and the
- * inbox use). A message belongs to the thread its correlation id names; one without a correlation
- * id belongs to the open thread whose opening seq its `inReplyTo` names, if any. A closed thread
+ * inbox use). A message belongs to the thread its correlation id names, and to none without one,
+ * as in the thread index (the service gives a reply by `inReplyTo` alone the correlation id of
+ * the message it answers, so it arrives here in that thread). A closed thread
  * and an unknown one behave alike (only QUERY/COMMAND/HANDOFF open either), so only open threads
  * are kept. On top of the rules:
  * - a closing or a handoff is listed among recent closures; an unmatched DONE/DECLINE/FAILURE or
@@ -83,10 +84,6 @@ export class StateAccumulator {
   /** The key of the thread `m` belongs to, or undefined when it is in none. */
   private threadOf(m: Message): string | undefined {
     if (m.correlationId != null) return m.correlationId;
-    if (m.inReplyTo != null) {
-      const key = this.state.open.keyOfSeq(m.inReplyTo);
-      if (key !== undefined) return key;
-    }
     return REQUEST_TYPES.has(m.type) ? threadKey(null, m.seq) : undefined;
   }
 

@@ -191,12 +191,11 @@ describe('ChannelStateTracker', () => {
       }
     });
 
-    it('a reply without correlation id joins the open thread whose request its inReplyTo names', () => {
-      const keys = track(
-        { type: MessageType.QUERY, sender: 'ann', correlationId: 'q' },
-        { type: MessageType.RESPONSE, sender: 'ben', inReplyTo: 1 },
-      );
-      expect(openIds(keys)).toEqual([]);
+    it('a thread is its correlation id, as in the thread index: inReplyTo alone joins none (the service gives such a reply its request\'s id)', () => {
+      const alone = track({ type: MessageType.QUERY, sender: 'ann', correlationId: 'q' }, { type: MessageType.RESPONSE, sender: 'ben', inReplyTo: 1 });
+      expect(openIds(alone)).toEqual(['q']);
+      const asStored = track({ type: MessageType.QUERY, sender: 'ann', correlationId: 'q' }, { type: MessageType.RESPONSE, sender: 'ben', inReplyTo: 1, correlationId: 'q' });
+      expect(openIds(asStored)).toEqual([]);
     });
 
     it('telemetry never opens, closes or counts as conversation', () => {

@@ -84,9 +84,11 @@ describe('open threads in the one-per-line text (read lazily)', () => {
       if (seq % 5 === 0 && open.length > 0) {
         m = message(seq, { type: MessageType.DONE, sender: 'ben', correlationId: `q-${open.shift()}` }); // the oldest: where the cap drops
       } else if (seq % 7 === 0 && open.length > 0) {
-        m = message(seq, { type: MessageType.RESPONSE, sender: 'ben', correlationId: null, inReplyTo: open.pop() }); // the newest, by inReplyTo
+        const seqOfNewest = open.pop();
+        m = message(seq, { type: MessageType.RESPONSE, sender: 'ben', correlationId: `q-${seqOfNewest}`, inReplyTo: seqOfNewest }); // the newest, by a reply
       } else if (seq % 13 === 0 && open.length > 10) {
-        m = message(seq, { type: MessageType.RESPONSE, sender: 'ben', correlationId: null, inReplyTo: open.splice(10, 1)[0] }); // an old one, by inReplyTo
+        const seqOfOld = open.splice(10, 1)[0];
+        m = message(seq, { type: MessageType.RESPONSE, sender: 'ben', correlationId: `q-${seqOfOld}`, inReplyTo: seqOfOld }); // an old one, by a reply
       } else if (seq % 11 === 0 && open.length > 0) {
         m = message(seq, { type: MessageType.HANDOFF, sender: 'ann', target: 'cid', correlationId: `q-${open[Math.floor(open.length / 2)]}` });
       } else {

@@ -38,8 +38,8 @@ export class MessageTools implements McpToolGroup {
         name: 'send_message',
         description:
           'Posts a message to a channel as you (the sender is always the caller). type: QUERY or COMMAND open a thread ' +
-          '(a correlation_id is generated when absent: keep it); RESPONSE answers one (pass its correlation_id and ' +
-          'in_reply_to = its seq); STATUS (default) reports progress; DECLINE and FAILURE need content; HANDOFF needs a ' +
+          '(a correlation_id is generated when absent: keep it); RESPONSE answers one (pass in_reply_to = its seq: ' +
+          'a reply without correlation_id takes that of the message it answers); STATUS (default) reports progress; DECLINE and FAILURE need content; HANDOFF needs a ' +
           'target agent; DONE closes a thread; EVENT is machine telemetry, hidden from reads. Pass idempotency_key when ' +
           'you may retry: the same key returns the original message instead of posting twice. Returns the stored message with its seq.',
         input: toolInput({
