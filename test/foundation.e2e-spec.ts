@@ -1,5 +1,6 @@
 import { ContentSummariser } from '@qhorus/blocks-summarisation';
 import { Message, SummaryResult } from '@qhorus/api';
+import { callTool, connectMcp } from './support/mcp-client';
 import { ApiClient } from './support/http';
 import { getSummary, postMany, waitForQuietSummary, waitForSummary } from './support/channel-helpers';
 import { startTestApp, TestApp } from './support/test-app';
@@ -111,8 +112,10 @@ describe('foundation: the channel service end to end on Postgres and BullMQ', ()
       ['content over the limit', { content: 'x'.repeat(70 * 1024) }, 413, /limit is 65536/],
       ['inReplyTo beyond the last message', { type: 'RESPONSE', content: 'x', inReplyTo: 99 }, 400, /inReplyTo 99/],
       ['inReplyTo beyond any seq', { type: 'RESPONSE', content: 'x', inReplyTo: 1e20 }, 400, /inReplyTo must not be greater than/],
-      ['a NUL character in content', { content: 'a\u0000b' }, 400, /NUL/],
-      ['a NUL character in metadata', { content: 'x', metadata: { note: 'a\u0000b' } }, 400, /NUL/],
+      ['a NUL character in content', { content: 'a\u0000b' }, 400, /content must not contain NUL/],
+      ['a NUL character in metadata', { content: 'x', metadata: { note: 'a\u0000b' } }, 400, /metadata.note must not contain NUL/],
+      ['a lone surrogate in metadata', { content: 'x', metadata: { note: 'a\ud800' } }, 400, /metadata.note must be well-formed Unicode/],
+      ['a lone surrogate in content', { content: 'x\udc00' }, 400, /content must be well-formed Unicode/],
     ];
     it.each(cases)('%s', async (_, body, status, message) => {
       const res = await alice.post('/api/v1/channels/strict/messages', body);
@@ -121,6 +124,29 @@ describe('foundation: the channel service end to end on Postgres and BullMQ', ()
       expect(res.body.message).toMatch(message);
       const messages = (await alice.get('/api/v1/channels/strict/messages')).body;
       expect(messages).toHaveLength(1);
+      expect((await alice.get('/api/v1/channels/strict')).body.lastSeq).toBe(1);
+    });
+
+    it('a NUL or a lone surrogate anywhere is a 400 naming where it is: a batch message, a metadata key, a query, an MCP argument', async () => {
+      const cases: [string, () => Promise<{ status: number; body: any }>, string][] = [
+        ['batch', () => alice.post('/api/v1/channels/strict/messages/batch', { messages: [{ content: 'a' }, { content: 'b', metadata: { k: '\ud800' } }] }), 'messages.1.metadata.k'],
+        ['key', () => alice.post('/api/v1/channels/strict/messages', { content: 'b', metadata: { 'k\u0000': 1 } }), 'metadata'],
+        ['topic', () => alice.get('/api/v1/channels/strict/messages?topic=a%00b'), 'topic'],
+        ['channel', () => alice.get('/api/v1/channels/a%00b/messages'), 'name'],
+      ];
+      for (const [what, send, field] of cases) {
+        const res = await send();
+        expect([what, res.status]).toEqual([what, 400]);
+        expect([what, res.body.details]).toEqual([what, [{ field, problems: [expect.stringMatching(new RegExp(`^${field.replace(/\./g, '\\.')} (has a key that )?must`))] }]]);
+      }
+      const mcp = await connectMcp(t.baseUrl, alice.token);
+      try {
+        const tool = await callTool(mcp, 'send_message', { channel: 'strict', content: 'a\u0000b' });
+        expect(tool.isError).toBe(true);
+        expect(tool.body).toMatchObject({ statusCode: 400, details: [{ field: 'content' }] });
+      } finally {
+        await mcp.close();
+      }
       expect((await alice.get('/api/v1/channels/strict')).body.lastSeq).toBe(1);
     });
 

@@ -4,7 +4,7 @@ import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify
 import { Logger } from 'nestjs-pino';
 import { AppModule, AppModuleOptions } from './app.module';
 import { ApiErrorFilter } from './common/api-error.filter';
-import { frameworkErrorHandler, registerBodyDepthLimit, registerRouteBodyLimit } from './common/request-hardening';
+import { frameworkErrorHandler, registerBodyDepthLimit, registerRouteBodyLimit, registerTextRule } from './common/request-hardening';
 import { apiValidationPipe } from './common/validation.pipe';
 import { AppConfig, trustProxySetting } from './config/app-config';
 import { setupDashboard } from './dashboard/dashboard';
@@ -17,6 +17,8 @@ export const API_PREFIX = 'api/v1';
 const BATCH_ROUTE_SUFFIX = '/messages/batch';
 /** Routes served at the root, outside the API prefix (DESIGN §6). */
 export const ROOT_ROUTES = ['health', 'health/live', 'metrics', 'mcp', 'docs', 'docs-json', '/'];
+/** The MCP endpoint (a root route): its tools check their own arguments. */
+const MCP_URL = '/mcp';
 
 /** Builds the whole service (not yet listening). Used by main.ts, the e2e tests and embedders. */
 export async function createApp(config: AppConfig, options: AppModuleOptions = {}): Promise<NestFastifyApplication> {
@@ -36,6 +38,7 @@ export async function createApp(config: AppConfig, options: AppModuleOptions = {
   app.useGlobalPipes(apiValidationPipe());
   app.useGlobalFilters(new ApiErrorFilter());
   registerBodyDepthLimit(app.getHttpAdapter().getInstance(), config.QHORUS_JSON_MAX_DEPTH);
+  registerTextRule(app.getHttpAdapter().getInstance(), MCP_URL);
   registerRouteBodyLimit(app.getHttpAdapter().getInstance(), BATCH_ROUTE_SUFFIX, config.QHORUS_BATCH_BODY_LIMIT_BYTES, 'QHORUS_BATCH_BODY_LIMIT_BYTES');
   app.getHttpAdapter().getInstance().addHook('onRequest', echoRequestId);
   registerRequestLog(app.getHttpAdapter().getInstance());

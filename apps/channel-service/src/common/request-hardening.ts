@@ -1,13 +1,17 @@
 import { BadRequestException } from '@nestjs/common';
 import { errorBody } from './api-error.filter';
 import { exceedsJsonDepth } from './json-depth';
+import { badTextException, findBadText } from './json-text';
 
 /**
  * The little of Fastify used here, typed structurally: @nestjs/platform-fastify bundles its own
  * copy of fastify, whose types differ nominally from the top-level one.
  */
 interface HookHost {
-  addHook(name: 'preValidation', hook: (request: { body?: unknown }, reply: unknown, done: (err?: Error) => void) => void): unknown;
+  addHook(
+    name: 'preValidation',
+    hook: (request: { body?: unknown; query?: unknown; params?: unknown; url: string }, reply: unknown, done: (err?: Error) => void) => void,
+  ): unknown;
 }
 interface ErrorReply {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Fastify's send() is generic over the route's reply type
@@ -24,6 +28,20 @@ export function registerBodyDepthLimit(fastify: HookHost, maxDepth: number): voi
   fastify.addHook('preValidation', (request, _reply, done) => {
     if (!exceedsJsonDepth(request.body, maxDepth)) return done();
     done(new BadRequestException(`Request body nests deeper than ${maxDepth} levels (QHORUS_JSON_MAX_DEPTH)`));
+  });
+}
+
+/**
+ * Rejects, before validation, any string of the body, query or path that Postgres could not store
+ * as sent (a NUL, a lone surrogate), with a 400 naming where it is (`messages.1.content`,
+ * `metadata.note`, `topic`). One rule for every route, so no write starts with such a value.
+ * The MCP route is left to its tools, which apply the same rule to their arguments by name.
+ */
+export function registerTextRule(fastify: HookHost, skipUrlPrefix: string): void {
+  fastify.addHook('preValidation', (request, _reply, done) => {
+    if (request.url.startsWith(skipUrlPrefix)) return done();
+    const bad = findBadText(request.params) ?? findBadText(request.query) ?? findBadText(request.body);
+    done(bad ? badTextException(bad) : undefined);
   });
 }
 

@@ -1,5 +1,6 @@
 import { BadRequestException } from '@nestjs/common';
 import { z } from 'zod/v4';
+import { badTextException, findBadText } from '../common/json-text';
 import { apiValidationPipe } from '../common/validation.pipe';
 
 type JsonType = 'string' | 'integer' | 'number' | 'boolean' | 'object' | 'array';
@@ -56,6 +57,8 @@ export function noArgs(args: ToolArgs, handled: string[] = []): void {
 }
 
 function renameArgs(args: ToolArgs, renames: Record<string, string>, omit: string[] = []): ToolArgs {
+  const bad = findBadText(args);
+  if (bad) throw badTextException(bad);
   const plain: ToolArgs = {};
   const from: Record<string, string> = {};
   const unknown: string[] = [];

@@ -1,0 +1,70 @@
+import { BadRequestException } from '@nestjs/common';
+
+/** Why a string of a request cannot be stored as sent (Postgres text and jsonb refuse both). */
+export const NUL_PROBLEM = 'must not contain NUL (\\u0000) characters';
+export const LONE_SURROGATE_PROBLEM = 'must be well-formed Unicode (it has a lone surrogate)';
+
+export interface TextProblem {
+  /** Dotted path of the value (`messages.1.content`, `metadata.note`); a bad key names its object. */
+  field: string;
+  problem: string;
+}
+
+// String.prototype.isWellFormed (native since Node 20) is newer than the TypeScript lib this project targets.
+const isWellFormed = (String.prototype as unknown as { isWellFormed: (this: string) => boolean }).isWellFormed;
+
+function problemOf(text: string): string | null {
+  if (text.includes('\u0000')) return NUL_PROBLEM;
+  return isWellFormed.call(text) ? null : LONE_SURROGATE_PROBLEM;
+}
+
+/** A value to look at, and how it was reached (the path is spelled out only for a problem). */
+interface Visit {
+  readonly node: unknown;
+  readonly parent: Visit | null;
+  readonly key: string;
+}
+
+function pathOf(visit: Visit, prefix: string): string {
+  const keys: string[] = [];
+  for (let v: Visit | null = visit; v !== null && v.parent !== null; v = v.parent) keys.push(v.key);
+  if (prefix) keys.push(prefix);
+  return keys.reverse().join('.');
+}
+
+/**
+ * The first string (value or key) in `value` that Postgres could not store as sent: a NUL, or a
+ * lone UTF-16 surrogate (text would silently become U+FFFD, jsonb refuses it). Iterative, so any
+ * nesting the depth limit let through is safe; on every request, so it allocates one small record
+ * per object or array member and builds no path unless it finds a problem. `prefix` names the root.
+ */
+export function findBadText(value: unknown, prefix = ''): TextProblem | null {
+  const stack: Visit[] = [{ node: value, parent: null, key: '' }];
+  while (stack.length > 0) {
+    const visit = stack.pop()!;
+    const node = visit.node;
+    if (typeof node === 'string') {
+      const problem = problemOf(node);
+      if (problem) return { field: pathOf(visit, prefix), problem };
+      continue;
+    }
+    if (node === null || typeof node !== 'object') continue;
+    if (Array.isArray(node)) {
+      for (let i = 0; i < node.length; i++) stack.push({ node: node[i], parent: visit, key: String(i) });
+      continue;
+    }
+    for (const key in node) {
+      if (!Object.hasOwn(node, key)) continue;
+      const keyProblem = problemOf(key);
+      if (keyProblem) return { field: pathOf(visit, prefix), problem: `has a key that ${keyProblem}` };
+      stack.push({ node: (node as Record<string, unknown>)[key], parent: visit, key });
+    }
+  }
+  return null;
+}
+
+/** The 400 for a TextProblem, in the shape every validation error has. */
+export function badTextException({ field, problem }: TextProblem): BadRequestException {
+  const name = field || 'body';
+  return new BadRequestException({ message: `Invalid request: ${name} ${problem}`, details: [{ field: name, problems: [`${name} ${problem}`] }] });
+}
