@@ -275,6 +275,16 @@ describe('threads, inbox and MCP resources', () => {
     expect(open.map((o) => o.correlationId).sort()).toEqual(threads.filter((r) => r.status === 'open').map((r) => r.correlationId).sort());
   });
 
+  it('a thread whose correlation id has the longest allowed length is readable by its route, also when it is not ASCII', async () => {
+    await alice.post('/api/v1/channels', { name: 'long-ids', summaryThreshold: MANUAL_ONLY });
+    for (const id of ['k'.repeat(128), '部'.repeat(128)]) {
+      expect((await post(alice, 'long-ids', { type: 'QUERY', content: 'x', correlationId: id })).status).toBe(201);
+      const res = await alice.get(`/api/v1/channels/long-ids/threads/${encodeURIComponent(id)}`);
+      expect(res.status).toBe(200);
+      expect(res.body.correlationId).toBe(id);
+    }
+  });
+
   it('a batch writes the index like single posts: several messages of one thread fold in order, and a close in a batch gets its summary', async () => {
     await alice.post('/api/v1/channels', { name: 'batchy', summaryThreshold: MANUAL_ONLY });
     await post(bob, 'batchy', { type: 'COMMAND', content: 'before the batch', target: 'alice', correlationId: 'pre' });

@@ -4,6 +4,7 @@ import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify
 import { Logger } from 'nestjs-pino';
 import { AppModule, AppModuleOptions } from './app.module';
 import { ApiErrorFilter } from './common/api-error.filter';
+import { MAX_CORRELATION_ID_LENGTH } from './messages/dto/post-message.dto';
 import { frameworkErrorHandler, registerBodyDepthLimit, registerRouteBodyLimit, registerTextRule } from './common/request-hardening';
 import { apiValidationPipe } from './common/validation.pipe';
 import { AppConfig, trustProxySetting } from './config/app-config';
@@ -19,11 +20,17 @@ const BATCH_ROUTE_SUFFIX = '/messages/batch';
 export const ROOT_ROUTES = ['health', 'health/live', 'metrics', 'mcp', 'docs', 'docs-json', '/'];
 /** The MCP endpoint (a root route): its tools check their own arguments. */
 const MCP_URL = '/mcp';
+/**
+ * Longest path parameter routed (Fastify's default is 100 characters): a correlation id of the
+ * longest allowed length, percent-encoded (up to 4 UTF-8 bytes per character, 3 characters per byte).
+ */
+const MAX_PATH_PARAM_LENGTH = MAX_CORRELATION_ID_LENGTH * 4 * 3;
 
 /** Builds the whole service (not yet listening). Used by main.ts, the e2e tests and embedders. */
 export async function createApp(config: AppConfig, options: AppModuleOptions = {}): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({
     bodyLimit: config.QHORUS_BODY_LIMIT_BYTES,
+    maxParamLength: MAX_PATH_PARAM_LENGTH,
     trustProxy: trustProxySetting(config.QHORUS_TRUST_PROXY),
     frameworkErrors: frameworkErrorHandler,
     genReqId: genRequestId,
