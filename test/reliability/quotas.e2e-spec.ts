@@ -78,7 +78,7 @@ describe('quotas and the cost policy', () => {
       for (const s of streams.slice(1)) s.close();
     });
 
-    it("an agent may not choose llm or tiered (403 naming QHORUS_MODEL_SUMMARISER_POLICY); the admin may, not below the minimum threshold (400 naming summaryThreshold)", async () => {
+    it("an agent may not choose llm or tiered (403 naming QHORUS_MODEL_SUMMARISER_POLICY); the admin may, not below the floor of any trigger (400 naming each field)", async () => {
       for (const summariser of ['llm', 'tiered']) {
         const refused = await alice.post('/api/v1/channels', { name: `a-${summariser}`, summariser });
         expect(refused.status).toBe(403);
@@ -92,6 +92,24 @@ describe('quotas and the cost policy', () => {
       // Lowering the threshold later is held to the same minimum, whoever asks.
       expect((await t.admin.patch('/api/v1/channels/costly', { summaryThreshold: 1 })).status).toBe(400);
       expect((await alice.patch('/api/v1/channels/costly', { description: 'still fine' })).status).toBe(200);
+      // So are the token and time triggers, which could otherwise start a model call per message.
+      const both = await alice.patch('/api/v1/channels/costly', { summaryThresholdTokens: 1, updateAfterSeconds: 1 });
+      expect(both.status).toBe(400);
+      expect(both.body.details).toEqual([
+        { field: 'summaryThresholdTokens', problems: [expect.stringMatching(/at least 500 .*QHORUS_MODEL_SUMMARY_MIN_TOKENS/)] },
+        { field: 'updateAfterSeconds', problems: [expect.stringMatching(/at least 120 .*QHORUS_MODEL_SUMMARY_MIN_SECONDS/)] },
+      ]);
+      expect((await alice.get('/api/v1/channels/costly')).body).toMatchObject({ summaryThresholdTokens: null, updateAfterSeconds: null });
+      expect((await alice.patch('/api/v1/channels/costly', { summaryThresholdTokens: 500, updateAfterSeconds: 120 })).status).toBe(200);
+      expect((await alice.patch('/api/v1/channels/costly', { summaryThresholdTokens: null, updateAfterSeconds: null })).status).toBe(200);
+      expect((await t.admin.post('/api/v1/channels', { name: 'ticking-llm', summariser: 'tiered', updateAfterSeconds: 5 })).body.details).toEqual([
+        { field: 'updateAfterSeconds', problems: [expect.stringMatching(/QHORUS_MODEL_SUMMARY_MIN_SECONDS/)] },
+      ]);
+      // Choosing a model-backed summariser holds the channel's current triggers to the floors.
+      expect((await alice.post('/api/v1/channels', { name: 'ticking', updateAfterSeconds: 1 })).status).toBe(201);
+      expect((await t.admin.patch('/api/v1/channels/ticking', { summariser: 'llm' })).body.details).toEqual([
+        { field: 'updateAfterSeconds', problems: [expect.stringMatching(/QHORUS_MODEL_SUMMARY_MIN_SECONDS/)] },
+      ]);
     });
   });
 

@@ -4,7 +4,7 @@ import { SummariserRegistry } from '@qhorus/blocks-channel-summary';
 import { isAdmin, Principal } from '../auth/principal';
 import { isUniqueViolation } from '../common/database-errors';
 import { AppConfig } from '../config/app-config';
-import { assertSummariserChoiceAllowed } from '../cost/summariser-cost-policy';
+import { ALL_TRIGGER_FIELDS, assertSummariserChoiceAllowed } from '../cost/summariser-cost-policy';
 import { Channel } from './channel.entity';
 import { accessParams, canAccess, channelNotFound } from './channel-access';
 import { ChannelChanges, ChannelForReader, ChannelsRepository } from './channels.repository';
@@ -13,6 +13,8 @@ import { unreadCount } from './channel.view';
 import { ChannelReconfiguredEvent } from './channel-reconfigured.event';
 import { CreateChannelDto } from './dto/create-channel.dto';
 import { UpdateChannelDto } from './dto/update-channel.dto';
+
+const TRIGGER_FIELDS = [...ALL_TRIGGER_FIELDS];
 
 @Injectable()
 export class ChannelsService {
@@ -29,7 +31,19 @@ export class ChannelsService {
     const summariser = dto.summariser ?? this.summarisers.defaultName;
     this.assertKnownSummariser(summariser);
     const summaryThreshold = dto.summaryThreshold ?? this.config.QHORUS_SUMMARY_THRESHOLD;
-    assertSummariserChoiceAllowed({ summariser, summaryThreshold, choosesSummariser: true, setsThreshold: true, by, creator: by.name }, this.config);
+    assertSummariserChoiceAllowed(
+      {
+        summariser,
+        summaryThreshold,
+        summaryThresholdTokens: dto.summaryThresholdTokens ?? null,
+        updateAfterSeconds: dto.updateAfterSeconds ?? null,
+        choosesSummariser: true,
+        sets: ALL_TRIGGER_FIELDS,
+        by,
+        creator: by.name,
+      },
+      this.config,
+    );
     const quota = isAdmin(by) ? null : this.config.QHORUS_MAX_CHANNELS_PER_AGENT;
     try {
       const channel = await this.channels.insert(
@@ -104,8 +118,10 @@ export class ChannelsService {
       {
         summariser: dto.summariser ?? current.summariser,
         summaryThreshold: dto.summaryThreshold ?? current.summaryThreshold,
+        summaryThresholdTokens: dto.summaryThresholdTokens !== undefined ? dto.summaryThresholdTokens : current.summaryThresholdTokens,
+        updateAfterSeconds: dto.updateAfterSeconds !== undefined ? dto.updateAfterSeconds : current.updateAfterSeconds,
         choosesSummariser: dto.summariser !== undefined,
-        setsThreshold: dto.summaryThreshold !== undefined,
+        sets: new Set(TRIGGER_FIELDS.filter((field) => dto[field] !== undefined)),
         by,
         creator: current.createdBy,
       },

@@ -67,6 +67,8 @@ export const CONFIG_DEFAULTS = {
   QHORUS_MAX_SSE_STREAMS_PER_AGENT: 32,
   QHORUS_MODEL_SUMMARISER_POLICY: 'admin' as ModelSummariserPolicy,
   QHORUS_MODEL_SUMMARY_MIN_THRESHOLD: 10,
+  QHORUS_MODEL_SUMMARY_MIN_TOKENS: 500,
+  QHORUS_MODEL_SUMMARY_MIN_SECONDS: 120,
   QHORUS_MODEL_CALLS_PER_HOUR: 30,
   QHORUS_MODEL_TOKENS_PER_DAY: 500_000,
   QHORUS_SHUTDOWN_TIMEOUT_MS: 10_000,
@@ -165,6 +167,10 @@ export class AppConfig {
   @IsIn(MODEL_SUMMARISER_POLICIES) QHORUS_MODEL_SUMMARISER_POLICY: ModelSummariserPolicy = CONFIG_DEFAULTS.QHORUS_MODEL_SUMMARISER_POLICY;
   /** Lowest `summaryThreshold` a channel with a model-backed summariser may have. */
   @Transform(toInt) @IsInt() @Min(1) QHORUS_MODEL_SUMMARY_MIN_THRESHOLD: number = CONFIG_DEFAULTS.QHORUS_MODEL_SUMMARY_MIN_THRESHOLD;
+  /** Lowest `summaryThresholdTokens` such a channel may have (about what the lowest threshold's messages take). */
+  @Transform(toInt) @IsInt() @Min(1) QHORUS_MODEL_SUMMARY_MIN_TOKENS: number = CONFIG_DEFAULTS.QHORUS_MODEL_SUMMARY_MIN_TOKENS;
+  /** Lowest `updateAfterSeconds` such a channel may have (a time trigger fires at most this often). */
+  @Transform(toInt) @IsInt() @Min(1) QHORUS_MODEL_SUMMARY_MIN_SECONDS: number = CONFIG_DEFAULTS.QHORUS_MODEL_SUMMARY_MIN_SECONDS;
   /** Per-channel budget: model calls per clock hour (UTC). */
   @Transform(toInt) @IsInt() @Min(1) QHORUS_MODEL_CALLS_PER_HOUR: number = CONFIG_DEFAULTS.QHORUS_MODEL_CALLS_PER_HOUR;
   /** Per-channel budget: input + output tokens per UTC day. */

@@ -9,22 +9,35 @@ export const MODEL_BACKED_SUMMARISERS: ReadonlySet<string> = new Set([BUILT_IN_S
 export const isModelBacked = (summariser: string): boolean => MODEL_BACKED_SUMMARISERS.has(summariser);
 
 export interface SummariserChoice {
-  /** The channel's summariser and threshold once the request is applied. */
+  /** The channel's summariser and triggers once the request is applied (null: that trigger is off). */
   summariser: string;
   summaryThreshold: number;
+  summaryThresholdTokens: number | null;
+  updateAfterSeconds: number | null;
   /** Whether this request sets `summariser` (create, or a PATCH naming it). */
   choosesSummariser: boolean;
-  /** Whether this request sets `summaryThreshold` (or creates the channel). */
-  setsThreshold: boolean;
+  /** The trigger fields this request sets (all of them on create). */
+  sets: ReadonlySet<TriggerField>;
   by: Principal;
   /** Who created (or is creating) the channel. */
   creator: string;
 }
 
+export type TriggerField = 'summaryThreshold' | 'summaryThresholdTokens' | 'updateAfterSeconds';
+export const ALL_TRIGGER_FIELDS: ReadonlySet<TriggerField> = new Set(['summaryThreshold', 'summaryThresholdTokens', 'updateAfterSeconds']);
+
+/** Each trigger's floor on a model-backed channel, and the knob that sets it. */
+const TRIGGER_FLOORS: readonly { field: TriggerField; knob: 'QHORUS_MODEL_SUMMARY_MIN_THRESHOLD' | 'QHORUS_MODEL_SUMMARY_MIN_TOKENS' | 'QHORUS_MODEL_SUMMARY_MIN_SECONDS' }[] = [
+  { field: 'summaryThreshold', knob: 'QHORUS_MODEL_SUMMARY_MIN_THRESHOLD' },
+  { field: 'summaryThresholdTokens', knob: 'QHORUS_MODEL_SUMMARY_MIN_TOKENS' },
+  { field: 'updateAfterSeconds', knob: 'QHORUS_MODEL_SUMMARY_MIN_SECONDS' },
+];
+
 /**
  * The cost guard at the validation layer: who may give a channel a model-backed summariser
- * (QHORUS_MODEL_SUMMARISER_POLICY: 403 naming it) and how low its threshold may go
- * (QHORUS_MODEL_SUMMARY_MIN_THRESHOLD: 400 naming `summaryThreshold`). Checked before any write.
+ * (QHORUS_MODEL_SUMMARISER_POLICY: 403 naming it) and how soon each of its triggers may fire (a
+ * floor per trigger, so no trigger can make a model call per message: 400 naming every field
+ * below its floor). Checked before any write.
  */
 export function assertSummariserChoiceAllowed(choice: SummariserChoice, config: AppConfig): void {
   if (!isModelBacked(choice.summariser)) return;
@@ -34,10 +47,15 @@ export function assertSummariserChoiceAllowed(choice: SummariserChoice, config: 
       `Only ${who} may choose the model-backed summariser '${choice.summariser}' (QHORUS_MODEL_SUMMARISER_POLICY=${config.QHORUS_MODEL_SUMMARISER_POLICY})`,
     );
   }
-  const min = config.QHORUS_MODEL_SUMMARY_MIN_THRESHOLD;
-  if ((choice.choosesSummariser || choice.setsThreshold) && choice.summaryThreshold < min) {
-    const problem = `summaryThreshold must be at least ${min} with the model-backed summariser '${choice.summariser}' (QHORUS_MODEL_SUMMARY_MIN_THRESHOLD)`;
-    throw new BadRequestException({ message: `Invalid request: ${problem}`, details: [{ field: 'summaryThreshold', problems: [problem] }] });
+  const details = [];
+  for (const { field, knob } of TRIGGER_FLOORS) {
+    const value = choice[field];
+    const min = config[knob];
+    if (!(choice.choosesSummariser || choice.sets.has(field)) || value === null || value >= min) continue;
+    details.push({ field, problems: [`${field} must be at least ${min} with the model-backed summariser '${choice.summariser}' (${knob})`] });
+  }
+  if (details.length > 0) {
+    throw new BadRequestException({ message: `Invalid request: ${details.map((d) => d.problems[0]).join('; ')}`, details });
   }
 }
 

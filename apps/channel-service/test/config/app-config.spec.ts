@@ -28,7 +28,7 @@ describe('loadConfig', () => {
     }
   });
 
-  it.each(['QHORUS_MODEL_CALLS_PER_HOUR', 'QHORUS_MODEL_TOKENS_PER_DAY', 'QHORUS_MODEL_SUMMARY_MIN_THRESHOLD'])(
+  it.each(['QHORUS_MODEL_CALLS_PER_HOUR', 'QHORUS_MODEL_TOKENS_PER_DAY', 'QHORUS_MODEL_SUMMARY_MIN_THRESHOLD', 'QHORUS_MODEL_SUMMARY_MIN_TOKENS', 'QHORUS_MODEL_SUMMARY_MIN_SECONDS'])(
     'a budget knob that is not a positive number stops start-up naming it: %s',
     (knob) => {
       for (const bad of ['0', '-5', 'lots', '1.5']) {
