@@ -57,6 +57,9 @@ describe('MCP: the agents\' tools over Streamable HTTP, with the official client
       expect.arrayContaining(['channel', 'type', 'content', 'topic', 'correlation_id', 'in_reply_to', 'target', 'metadata', 'idempotency_key']),
     );
     expect((send.inputSchema.properties as any).in_reply_to.type).toBe('integer');
+    // Every filter its description names is advertised.
+    const check = tools.find((tool) => tool.name === 'check_messages')!;
+    expect(Object.keys(check.inputSchema.properties!)).toEqual(expect.arrayContaining(['type', 'topic', 'sender', 'correlation_id', 'target']));
   });
 
   it('register → create_channel → 25 × send_message → summary → check_messages → get_channel_context', async () => {

@@ -77,6 +77,7 @@ export class MessageTools implements McpToolGroup {
           limit: optional({ type: 'integer', description: 'Page size (default 100, capped by the server).', schema: { minimum: 1 } }),
           include_events: optional({ type: 'boolean', description: 'Include EVENT telemetry (default false).' }),
           ...FILTER_ARGS,
+          target: optional({ type: 'string', description: 'Only messages addressed to this agent.' }),
           before_seq: optional({ type: 'integer', description: 'Only messages with a smaller seq; the page is the newest of them.', schema: { minimum: 1 } }),
           tail: optional({ type: 'integer', description: 'The newest N messages (in seq order).', schema: { minimum: 1 } }),
           unread_only: optional({ type: 'boolean', description: 'Only messages after your read cursor (mark_read).' }),
