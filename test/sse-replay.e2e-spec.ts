@@ -130,5 +130,14 @@ describe('SSE replay: event ids, Last-Event-ID and ?afterSeq=, across instances'
       const bad = await SseClient.open(t.baseUrl, `/api/v1/channels/fresh/events?afterSeq=${afterSeq}`, alice.token);
       expect([afterSeq, bad.status, bad.body.details.map((d: any) => d.field)]).toEqual([afterSeq, 400, ['afterSeq']]);
     }
+    // Past the last seq (2) names no event of this stream: resuming there would skip messages 3.., silently.
+    for (const [headers, query, field] of [[{ 'last-event-id': '3' }, '', 'Last-Event-ID'], [{ 'last-event-id': '9s1' }, '', 'Last-Event-ID'], [{}, '?afterSeq=3', 'afterSeq']] as const) {
+      const ahead = await SseClient.open(t.baseUrl, `/api/v1/channels/fresh/events${query}`, alice.token, headers);
+      expect([field, ahead.status]).toEqual([field, 400]);
+      expect(ahead.body.details).toEqual([{ field, problems: [expect.stringContaining("past the channel's last seq (2)")] }]);
+    }
+    const atEnd = await SseClient.open(t.baseUrl, '/api/v1/channels/fresh/events', alice.token, { 'last-event-id': '2' });
+    expect(atEnd.status).toBe(200);
+    atEnd.stream!.close();
   });
 });

@@ -48,6 +48,7 @@ export class EventsController {
       await reply.header('content-type', 'text/event-stream').send();
       return;
     }
+    if (requested && requested.afterSeq > channel.lastSeq) throw resumeAheadOfChannel(requested.afterSeq, channel.lastSeq, lastEventId !== undefined && lastEventId.trim() !== '');
     const resume: StreamResume = requested ?? { afterSeq: channel.lastSeq, summaryAfterVersion: null };
     const release = this.subscriptions.reserve(by); // 429 (as JSON) before any byte of the stream, like the 404
     reply.hijack();
@@ -73,4 +74,14 @@ function resumeFrom(lastEventId: string | undefined, afterSeq: number | undefine
     throw new BadRequestException({ message: `Invalid request: Last-Event-ID ${problem}`, details: [{ field: 'Last-Event-ID', problems: [problem] }] });
   }
   return afterSeq === undefined ? null : { afterSeq, summaryAfterVersion: 0 };
+}
+
+/**
+ * A resume point past the channel's last seq names no event this stream sent (an id is published
+ * only after its message is committed): resuming there would skip every message up to it.
+ */
+function resumeAheadOfChannel(afterSeq: number, lastSeq: number, fromHeader: boolean): BadRequestException {
+  const field = fromHeader ? 'Last-Event-ID' : 'afterSeq';
+  const problem = `must not be past the channel's last seq (${lastSeq}): ${afterSeq} names no event of this stream`;
+  return new BadRequestException({ message: `Invalid request: ${field} ${problem}`, details: [{ field, problems: [problem] }] });
 }
