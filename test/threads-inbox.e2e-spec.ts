@@ -331,7 +331,8 @@ describe('threads, inbox and MCP resources', () => {
     const context = await mcpBob.readResource({ uri: 'qhorus://channels/ops/context' });
     expect(JSON.parse(textOf(context.contents[0]))).toEqual((await bob.get('/api/v1/channels/ops/context')).body);
 
-    await expect(mcpMallory.readResource({ uri: 'qhorus://channels/secret/summary' })).rejects.toThrow(/Channel 'secret' not found/);
-    await expect(mcpBob.readResource({ uri: 'qhorus://channels/no-such/context' })).rejects.toThrow(/Channel 'no-such' not found/);
+    // MCP's "resource not found" (-32002), not an internal error.
+    await expect(mcpMallory.readResource({ uri: 'qhorus://channels/secret/summary' })).rejects.toMatchObject({ code: -32002, message: expect.stringMatching(/Channel 'secret' not found/) });
+    await expect(mcpBob.readResource({ uri: 'qhorus://channels/no-such/context' })).rejects.toMatchObject({ code: -32002, message: expect.stringMatching(/Channel 'no-such' not found/) });
   });
 });

@@ -1,6 +1,6 @@
-import { Injectable } from '@nestjs/common';
+import { HttpException, HttpStatus, Injectable } from '@nestjs/common';
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError, type ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import { Principal } from '../auth/principal';
 import { ChannelsService } from '../channels/channels.service';
 import { ProjectionService } from '../projection/projection.service';
@@ -16,6 +16,22 @@ const contextUri = (name: string) => CONTEXT_RESOURCE_TEMPLATE.replace('{name}',
 function channelName(variables: Record<string, string | string[]>): string {
   const name = variables.name;
   return Array.isArray(name) ? (name[0] ?? '') : name;
+}
+
+/** MCP's code for a resource that does not exist (the spec's "Resource not found"; the SDK has no name for it). */
+export const RESOURCE_NOT_FOUND = -32002;
+
+/**
+ * A read the caller got wrong answers with MCP's error for it, not -32603 (internal error): an
+ * unknown or unreadable channel is "resource not found", any other 4xx is invalid params.
+ */
+async function asResourceRead(read: () => Promise<ReadResourceResult>): Promise<ReadResourceResult> {
+  try {
+    return await read();
+  } catch (err) {
+    if (!(err instanceof HttpException) || err.getStatus() >= HttpStatus.INTERNAL_SERVER_ERROR) throw err;
+    throw new McpError(err.getStatus() === HttpStatus.NOT_FOUND ? RESOURCE_NOT_FOUND : ErrorCode.InvalidParams, err.message);
+  }
 }
 
 /**
@@ -45,10 +61,11 @@ export class ChannelResources {
         description: 'The channel\'s current summary: state report text, annotations, coversThroughSeq, version (JSON).',
         mimeType: 'application/json',
       },
-      async (uri, variables): Promise<ReadResourceResult> => {
-        const summary = await this.summaries.get(channelName(variables), by);
-        return { contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(summary) }] };
-      },
+      (uri, variables) =>
+        asResourceRead(async () => {
+          const summary = await this.summaries.get(channelName(variables), by);
+          return { contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(summary) }] };
+        }),
     );
 
     server.registerResource(
@@ -59,10 +76,11 @@ export class ChannelResources {
         description: 'The channel as a ready-to-send prompt (the JSON of get_channel_context with its defaults): the summary, then the messages after it.',
         mimeType: 'application/json',
       },
-      async (uri, variables): Promise<ReadResourceResult> => {
-        const context = await this.projection.context(channelName(variables), {}, by);
-        return { contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(context) }] };
-      },
+      (uri, variables) =>
+        asResourceRead(async () => {
+          const context = await this.projection.context(channelName(variables), {}, by);
+          return { contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(context) }] };
+        }),
     );
   }
 }
