@@ -184,6 +184,12 @@ describe('foundation: the channel service end to end on Postgres and BullMQ', ()
       expect(res.status).toBe(201);
       expect(res.body).toMatchObject({ type: 'QUERY', sender: 'alice', topic: 'general', correlationId: expect.any(String) });
     });
+
+    it('a null sender is an absent one, like every other optional field (not a 403 about sender \'null\')', async () => {
+      const res = await alice.post('/api/v1/channels/strict/messages', { content: 'from me', sender: null });
+      expect(res.status).toBe(201);
+      expect(res.body.sender).toBe('alice');
+    });
   });
 
   describe('auth', () => {

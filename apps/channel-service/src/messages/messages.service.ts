@@ -217,7 +217,7 @@ export class MessagesService {
     field?: string,
   ): NewMessage {
     const where = field ? `${field}: ` : '';
-    if (dto.sender !== undefined && dto.sender !== by.name) {
+    if (dto.sender != null && dto.sender !== by.name) {
       throw new ForbiddenException(`${where}sender '${dto.sender}' is not the authenticated agent '${by.name}'`);
     }
     const content = dto.content ?? '';
