@@ -128,7 +128,10 @@ describe('MCP: the agents\' tools over Streamable HTTP, with the official client
     }
   });
 
-  describe('errors are tool errors carrying the REST message', () => {
+  /** A REST validation message as a tool says it: in the tool's argument names. */
+  const inArgNames = (message: string, names: Record<string, string>) => Object.entries(names).reduce((m, [field, arg]) => m.replaceAll(field, arg), message);
+
+  describe('errors are tool errors carrying the REST message, in the tool\'s argument names', () => {
     let alice: Client;
     let rest: ApiClient;
     beforeAll(async () => {
@@ -149,7 +152,8 @@ describe('MCP: the agents\' tools over Streamable HTTP, with the official client
       const outcome = await callTool(alice, 'send_message', { channel: 'mcp-errors', ...toolArgs });
       const viaRest = await rest.post('/api/v1/channels/mcp-errors/messages', restBody);
       expect(viaRest.status).toBeGreaterThanOrEqual(400);
-      expect(outcome).toMatchObject({ isError: true, text: viaRest.body.message, body: { statusCode: viaRest.status, message: viaRest.body.message } });
+      const message = inArgNames(viaRest.body.message, { inReplyTo: 'in_reply_to' });
+      expect(outcome).toMatchObject({ isError: true, text: message, body: { statusCode: viaRest.status, message } });
       expect((await rest.get('/api/v1/channels/mcp-errors')).body.lastSeq).toBe(0);
     });
 
@@ -168,8 +172,12 @@ describe('MCP: the agents\' tools over Streamable HTTP, with the official client
     it('create_channel names every bad field, as POST /channels does', async () => {
       const outcome = await callTool(alice, 'create_channel', { name: 'Not A Slug!', update_after_messages: 0 });
       const viaRest = await rest.post('/api/v1/channels', { name: 'Not A Slug!', summaryThreshold: 0 });
-      expect(outcome.text).toBe(viaRest.body.message);
-      expect(outcome.body.details).toEqual(viaRest.body.details);
+      expect(outcome.text).toBe(inArgNames(viaRest.body.message, { summaryThreshold: 'update_after_messages' }));
+      expect(outcome.body.details).toEqual(
+        viaRest.body.details.map((d: { field: string; problems: string[] }) =>
+          d.field === 'summaryThreshold' ? { field: 'update_after_messages', problems: d.problems.map((p) => inArgNames(p, { summaryThreshold: 'update_after_messages' })) } : d,
+        ),
+      );
     });
 
     it('register needs the admin token', async () => {

@@ -20,11 +20,14 @@ export function apiValidationPipe(): ValidationPipe {
     stopAtFirstError: false,
     exceptionFactory: (errors) => {
       const details = describeValidationErrors(errors);
-      // A nested field's problems name their path (e.g. `messages.3: type must be one of …`).
-      const message = details.map((d) => `${nestedPath(d.field)}${d.problems.join(', ')}`).join('; ');
-      return new BadRequestException({ message: `Invalid request: ${message}`, details });
+      return new BadRequestException({ message: validationMessage(details), details });
     },
   });
+}
+
+/** The message of a validation 400: every field's problems (a nested field's prefixed by its path, e.g. `messages.3: type must be one of …`). */
+export function validationMessage(details: readonly { field: string; problems: readonly string[] }[]): string {
+  return `Invalid request: ${details.map((d) => `${nestedPath(d.field)}${d.problems.join(', ')}`).join('; ')}`;
 }
 
 /** `messages.3.type` → `messages.3: ` (the problem text names the field itself); '' at the top level. */

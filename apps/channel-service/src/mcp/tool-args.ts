@@ -1,7 +1,7 @@
 import { BadRequestException } from '@nestjs/common';
 import { z } from 'zod/v4';
 import { badTextException, findBadText } from '../common/json-text';
-import { apiValidationPipe } from '../common/validation.pipe';
+import { apiValidationPipe, validationMessage } from '../common/validation.pipe';
 
 type JsonType = 'string' | 'integer' | 'number' | 'boolean' | 'object' | 'array';
 
@@ -48,7 +48,12 @@ export function validateDto<T extends object>(dto: new () => T, plain: ToolArgs)
  * arguments the tool handles itself (channel, idempotency_key).
  */
 export async function toDto<T extends object>(dto: new () => T, args: ToolArgs, renames: Record<string, string>, omit: string[] = []): Promise<T> {
-  return validateDto(dto, renameArgs(args, renames, omit));
+  const { plain, from } = renameArgs(args, renames, omit);
+  try {
+    return await validateDto(dto, plain);
+  } catch (err) {
+    throw inArgumentNames(err, from);
+  }
 }
 
 /** For tools without arguments beyond `handled`: refuses any other by name. */
@@ -56,7 +61,32 @@ export function noArgs(args: ToolArgs, handled: string[] = []): void {
   renameArgs(args, {}, handled);
 }
 
-function renameArgs(args: ToolArgs, renames: Record<string, string>, omit: string[] = []): ToolArgs {
+interface ValidationDetail {
+  field: string;
+  problems: string[];
+}
+
+/**
+ * The REST pipe's 400 spoken in the tool's own argument names (`update_after_messages`, not
+ * `summaryThreshold`): an agent is told about the argument it sent. `from` maps field → argument.
+ */
+function inArgumentNames(err: unknown, from: Record<string, string>): unknown {
+  if (!(err instanceof BadRequestException)) return err;
+  const body = err.getResponse() as { details?: ValidationDetail[] };
+  if (!Array.isArray(body.details)) return err;
+  const renameField = (field: string) => {
+    const [head, ...rest] = field.split('.');
+    return [from[head] ?? head, ...rest].join('.');
+  };
+  const details = body.details.map(({ field, problems }) => {
+    const head = field.split('.')[0];
+    const arg = from[head] ?? head;
+    return { field: renameField(field), problems: problems.map((p) => (p.startsWith(`${head} `) ? `${arg}${p.slice(head.length)}` : p)) };
+  });
+  return new BadRequestException({ message: validationMessage(details), details });
+}
+
+function renameArgs(args: ToolArgs, renames: Record<string, string>, omit: string[] = []): { plain: ToolArgs; from: Record<string, string> } {
   const bad = findBadText(args);
   if (bad) throw badTextException(bad);
   const plain: ToolArgs = {};
@@ -77,7 +107,7 @@ function renameArgs(args: ToolArgs, renames: Record<string, string>, omit: strin
     const details = unknown.map((field) => ({ field, problems: [`property ${field} should not exist`] }));
     throw new BadRequestException({ message: `Invalid request: ${details.map((d) => d.problems[0]).join('; ')}`, details });
   }
-  return plain;
+  return { plain, from };
 }
 
 function invalid(field: string, problem: string): BadRequestException {
