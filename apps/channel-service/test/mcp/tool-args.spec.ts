@@ -16,14 +16,18 @@ async function rejection(work: Promise<unknown> | (() => unknown)): Promise<{ me
 }
 
 describe('tool arguments', () => {
-  it('maps snake_case onto the REST DTO and validates it with the REST pipe', async () => {
+  it('maps snake_case onto the REST DTO and validates it with the REST pipe, its errors naming the argument sent', async () => {
     const dto = await toDto(CreateChannelDto, { name: 'ops', update_after_messages: 5 }, CREATE_RENAMES);
     expect(dto).toBeInstanceOf(CreateChannelDto);
     expect(dto).toEqual({ name: 'ops', summaryThreshold: 5 });
     expect(await rejection(toDto(CreateChannelDto, { name: 'Bad Name', update_after_messages: 0 }, CREATE_RENAMES))).toEqual({
-      message: expect.stringMatching(/^Invalid request: name must be a slug.*; summaryThreshold must not be less than 1$/),
-      details: [expect.objectContaining({ field: 'name' }), { field: 'summaryThreshold', problems: ['summaryThreshold must not be less than 1'] }],
+      message: expect.stringMatching(/^Invalid request: name must be a slug.*; update_after_messages must not be less than 1$/),
+      details: [expect.objectContaining({ field: 'name' }), { field: 'update_after_messages', problems: ['update_after_messages must not be less than 1'] }],
     });
+    // Through an alias, the error names the alias given.
+    expect((await rejection(toDto(CreateChannelDto, { name: 'ops', summary_threshold: 0 }, CREATE_RENAMES))).details).toEqual([
+      { field: 'summary_threshold', problems: ['summary_threshold must not be less than 1'] },
+    ]);
   });
 
   it('accepts aliases that agree and refuses ones that differ', async () => {
