@@ -121,6 +121,20 @@ describe('long poll: GET …/messages?waitMs= and MCP wait_for_messages', () => 
     expect(t.app.get(LongPollWaits).count).toBe(0);
   });
 
+  it('a wait_for_messages the official client cancels frees its slot at once (its cancel arrives as a POST of its own)', async () => {
+    const waits = Array.from({ length: MAX_WAITS_PER_AGENT }, () => new AbortController());
+    const calls = waits.map((w) =>
+      bobMcp.callTool({ name: 'wait_for_messages', arguments: { channel: 'coord', timeout_s: MAX_WAIT_MS / 1000 } }, undefined, { signal: w.signal }).catch((e: Error) => e),
+    );
+    await asleep(t.app, MAX_WAITS_PER_AGENT);
+    expect((await bob.get(`/api/v1/channels/coord/messages?waitMs=10`)).status).toBe(429);
+    for (const w of waits) w.abort();
+    for (const outcome of await Promise.all(calls)) expect(outcome).toBeInstanceOf(Error);
+    // Well before the waits' own timeout (MAX_WAIT_MS), the slots are free again.
+    await waitFor(async () => t.app.get(LongPollWaits).count === 0, 'the cancelled waits to end', MAX_WAIT_MS / 2);
+    expect((await bob.get(`/api/v1/channels/coord/messages?waitMs=10`)).status).toBe(200);
+  });
+
   it('refuses bad input with a 400 naming the field and the limit, and a channel the caller may not read with the missing channel\'s 404', async () => {
     const over = await alice.get(`/api/v1/channels/coord/messages?waitMs=${MAX_WAIT_MS + 1}`);
     expect(over.status).toBe(400);

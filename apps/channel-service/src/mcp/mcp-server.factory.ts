@@ -44,7 +44,8 @@ export class McpServerFactory {
     this.tools = [agents, channels, messages, summaries, context, threads].flatMap((group) => group.tools());
   }
 
-  create(by: Principal): McpServer {
+  /** `cancelled`: aborted when the client cancels this POST's call from another POST (see McpCancellations). */
+  create(by: Principal, cancelled?: AbortSignal): McpServer {
     const server = new McpServer(MCP_SERVER_INFO, { instructions: MCP_INSTRUCTIONS });
     for (const tool of this.tools) {
       server.registerTool(
@@ -52,7 +53,8 @@ export class McpServerFactory {
         { description: tool.description, inputSchema: tool.input, annotations: tool.annotations },
         async (args: unknown, extra: { signal?: AbortSignal }) => {
           try {
-            return toolResult(await tool.run((args ?? {}) as Record<string, unknown>, by, extra?.signal));
+            const signals = [extra?.signal, cancelled].filter((s): s is AbortSignal => s !== undefined);
+            return toolResult(await tool.run((args ?? {}) as Record<string, unknown>, by, signals.length > 0 ? AbortSignal.any(signals) : undefined));
           } catch (error) {
             return toolError(error, this.logger);
           }

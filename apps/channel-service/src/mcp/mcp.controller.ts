@@ -6,6 +6,7 @@ import type { ServerResponse } from 'node:http';
 import { CurrentPrincipal } from '../auth/auth.decorators';
 import { Principal } from '../auth/principal';
 import { JsonRpcResponse } from './dto/json-rpc.response';
+import { McpCancellations } from './mcp-cancellations';
 import { McpServerFactory } from './mcp-server.factory';
 
 /** JSON-RPC error codes used outside a tool call. */
@@ -28,17 +29,22 @@ function writeJsonRpcError(res: ServerResponse, status: number, code: number, me
 export class McpController {
   private readonly logger = new Logger('Mcp');
 
-  constructor(private readonly servers: McpServerFactory) {}
+  constructor(
+    private readonly servers: McpServerFactory,
+    private readonly cancellations: McpCancellations,
+  ) {}
 
   @Post()
   @ApiOperation({ summary: 'MCP JSON-RPC over Streamable HTTP (stateless); tools/list names the tools' })
   @ApiOkResponse({ type: JsonRpcResponse, description: 'The JSON-RPC answer (an MCP result or a JSON-RPC error)' })
   async handle(@Req() req: FastifyRequest, @Res() reply: FastifyReply, @CurrentPrincipal() by: Principal): Promise<void> {
-    const server = this.servers.create(by);
+    const cancel = this.cancellations.track(by, req.body);
+    const server = this.servers.create(by, cancel.signal);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     // The transport writes the raw response itself: Fastify must not send anything.
     reply.hijack();
     reply.raw.on('close', () => {
+      cancel.done();
       void transport.close();
       void server.close();
     });

@@ -6,6 +6,7 @@ import { ProjectionModule } from '../projection/projection.module';
 import { SummaryModule } from '../summary/summary.module';
 import { ThreadsModule } from '../threads/threads.module';
 import { ChannelResources } from './channel-resources';
+import { McpCancellations } from './mcp-cancellations';
 import { McpController } from './mcp.controller';
 import { McpServerFactory } from './mcp-server.factory';
 import { AgentTools } from './tools/agent.tools';
@@ -19,6 +20,6 @@ import { ThreadTools } from './tools/thread.tools';
 @Module({
   imports: [AuthModule, ChannelsModule, MessagesModule, SummaryModule, ProjectionModule, ThreadsModule],
   controllers: [McpController],
-  providers: [AgentTools, ChannelTools, MessageTools, SummaryTools, ContextTools, ThreadTools, ChannelResources, McpServerFactory],
+  providers: [AgentTools, ChannelTools, MessageTools, SummaryTools, ContextTools, ThreadTools, ChannelResources, McpServerFactory, McpCancellations],
 })
 export class McpModule {}
