@@ -30,7 +30,7 @@ const MAX_PATH_PARAM_LENGTH = MAX_CORRELATION_ID_LENGTH * 4 * 3;
 export async function createApp(config: AppConfig, options: AppModuleOptions = {}): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({
     bodyLimit: config.QHORUS_BODY_LIMIT_BYTES,
-    maxParamLength: MAX_PATH_PARAM_LENGTH,
+    routerOptions: { maxParamLength: MAX_PATH_PARAM_LENGTH },
     trustProxy: trustProxySetting(config.QHORUS_TRUST_PROXY),
     frameworkErrors: frameworkErrorHandler,
     genReqId: genRequestId,
