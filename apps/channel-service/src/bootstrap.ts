@@ -5,7 +5,7 @@ import { Logger } from 'nestjs-pino';
 import { AppModule, AppModuleOptions } from './app.module';
 import { ApiErrorFilter } from './common/api-error.filter';
 import { MAX_CORRELATION_ID_LENGTH } from './messages/dto/post-message.dto';
-import { frameworkErrorHandler, registerBodyDepthLimit, registerRouteBodyLimit, registerTextRule } from './common/request-hardening';
+import { frameworkErrorHandler, registerRequestRules, registerRouteBodyLimit } from './common/request-hardening';
 import { apiValidationPipe } from './common/validation.pipe';
 import { AppConfig, trustProxySetting } from './config/app-config';
 import { setupDashboard } from './dashboard/dashboard';
@@ -44,8 +44,7 @@ export async function createApp(config: AppConfig, options: AppModuleOptions = {
   });
   app.useGlobalPipes(apiValidationPipe());
   app.useGlobalFilters(new ApiErrorFilter());
-  registerBodyDepthLimit(app.getHttpAdapter().getInstance(), config.QHORUS_JSON_MAX_DEPTH);
-  registerTextRule(app.getHttpAdapter().getInstance(), MCP_URL);
+  registerRequestRules(app.getHttpAdapter().getInstance(), config.QHORUS_JSON_MAX_DEPTH, MCP_URL);
   registerRouteBodyLimit(app.getHttpAdapter().getInstance(), BATCH_ROUTE_SUFFIX, config.QHORUS_BATCH_BODY_LIMIT_BYTES, 'QHORUS_BATCH_BODY_LIMIT_BYTES');
   app.getHttpAdapter().getInstance().addHook('onRequest', echoRequestId);
   registerRequestLog(app.getHttpAdapter().getInstance());

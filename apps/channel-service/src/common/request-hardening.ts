@@ -19,27 +19,22 @@ interface ErrorReply {
 }
 
 /**
- * Rejects request bodies nested deeper than `maxDepth` with a 400, after parsing and before
- * anything recursive (validation, JSON columns) touches them. The error goes through Nest's
- * error handler, hence ApiErrorFilter, like every other error.
+ * The rules every request's values meet before validation, in one hook (no promise, one pass of
+ * Fastify's hook runner per request). The error goes through Nest's error handler, hence
+ * ApiErrorFilter, like every other error.
+ * - A body nested deeper than `maxDepth`: 400, before anything recursive (validation, JSON
+ *   columns) touches it.
+ * - Any string of the body, query or path that Postgres could not store as sent (a NUL, a lone
+ *   surrogate): 400 naming where it is (`messages.1.content`, `metadata.note`, `topic`), so no
+ *   write starts with such a value. Not on the MCP route (`skipTextUrlPrefix`): its tools apply
+ *   the same rule to their arguments, by argument name.
  */
-export function registerBodyDepthLimit(fastify: HookHost, maxDepth: number): void {
-  // Callback style, not async: no promise per request.
+export function registerRequestRules(fastify: HookHost, maxDepth: number, skipTextUrlPrefix: string): void {
   fastify.addHook('preValidation', (request, _reply, done) => {
-    if (!exceedsJsonDepth(request.body, maxDepth)) return done();
-    done(new BadRequestException(`Request body nests deeper than ${maxDepth} levels (QHORUS_JSON_MAX_DEPTH)`));
-  });
-}
-
-/**
- * Rejects, before validation, any string of the body, query or path that Postgres could not store
- * as sent (a NUL, a lone surrogate), with a 400 naming where it is (`messages.1.content`,
- * `metadata.note`, `topic`). One rule for every route, so no write starts with such a value.
- * The MCP route is left to its tools, which apply the same rule to their arguments by name.
- */
-export function registerTextRule(fastify: HookHost, skipUrlPrefix: string): void {
-  fastify.addHook('preValidation', (request, _reply, done) => {
-    if (request.url.startsWith(skipUrlPrefix)) return done();
+    if (exceedsJsonDepth(request.body, maxDepth)) {
+      return done(new BadRequestException(`Request body nests deeper than ${maxDepth} levels (QHORUS_JSON_MAX_DEPTH)`));
+    }
+    if (request.url.startsWith(skipTextUrlPrefix)) return done();
     const bad = findBadText(request.params) ?? findBadText(request.query) ?? findBadText(request.body);
     done(bad ? badTextException(bad) : undefined);
   });
