@@ -106,6 +106,7 @@ describe('long poll: GET …/messages?waitMs= and MCP wait_for_messages', () => 
     const refused = await carol.get(url);
     expect(refused.status).toBe(429);
     expect(refused.body).toMatchObject({ statusCode: 429, details: [{ field: 'waitMs' }] });
+    expect(refused.headers.get('retry-after')).toBe('1');
     expect(refused.body.message).toContain(`at most ${MAX_WAITS_PER_AGENT} concurrent waits`);
     expect((await callOnce(t.baseUrl, carol.token, 'wait_for_messages', { channel: 'capped', timeout_s: 1 })).body).toMatchObject({ statusCode: 429 });
     const bobsWait = bob.get(url); // another agent: its own slots

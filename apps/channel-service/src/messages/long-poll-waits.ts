@@ -10,8 +10,13 @@ import { EventFanout } from '../events/event-fanout';
 /** A posted message as a stream event carries it (what a waiter decides on). */
 export type PostedMessageData = Record<string, unknown>;
 
-/** 429: the agent already holds as many concurrent waits as allowed. */
+/** A wait slot frees when one of the agent's waits answers: retry after about this long. */
+export const WAIT_SLOT_RETRY_AFTER_SECONDS = 1;
+
+/** 429 (with `Retry-After`, which ApiErrorFilter copies): the agent already holds as many concurrent waits as allowed. */
 export class TooManyWaitsException extends HttpException {
+  readonly headers = { 'retry-after': String(WAIT_SLOT_RETRY_AFTER_SECONDS) };
+
   constructor(agent: string, limit: number) {
     const problem = `at most ${limit} concurrent waits per agent (QHORUS_LONG_POLL_MAX_PER_AGENT)`;
     super({ message: `Too many concurrent waits for '${agent}': ${problem}`, details: [{ field: 'waitMs', problems: [problem] }] }, HttpStatus.TOO_MANY_REQUESTS);
