@@ -116,6 +116,8 @@ describe('foundation: the channel service end to end on Postgres and BullMQ', ()
       ['a NUL character in metadata', { content: 'x', metadata: { note: 'a\u0000b' } }, 400, /metadata.note must not contain NUL/],
       ['a lone surrogate in metadata', { content: 'x', metadata: { note: 'a\ud800' } }, 400, /metadata.note must be well-formed Unicode/],
       ['a lone surrogate in content', { content: 'x\udc00' }, 400, /content must be well-formed Unicode/],
+      ['a field named like a member of every object', JSON.parse('{"content":"x","toString":1}'), 400, /toString is a member of every JavaScript object/],
+      ['a metadata key named like one (it would be dropped)', { content: 'x', metadata: { constructor: 'kept?' } }, 400, /metadata.constructor is a member/],
     ];
     it.each(cases)('%s', async (_, body, status, message) => {
       const res = await alice.post('/api/v1/channels/strict/messages', body);

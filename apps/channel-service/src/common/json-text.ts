@@ -3,6 +3,10 @@ import { BadRequestException } from '@nestjs/common';
 /** Why a string of a request cannot be stored as sent (Postgres text and jsonb refuse both). */
 export const NUL_PROBLEM = 'must not contain NUL (\\u0000) characters';
 export const LONE_SURROGATE_PROBLEM = 'must be well-formed Unicode (it has a lone surrogate)';
+/** A key such as `toString` or `constructor`: the DTO mapping skips it (it is a member of every object), so it would vanish. */
+export const RESERVED_KEY_PROBLEM = 'is a member of every JavaScript object, so it cannot be a field or a metadata key (it would be dropped)';
+
+const isObjectMember = (key: string): boolean => Object.hasOwn(Object.prototype, key);
 
 export interface TextProblem {
   /** Dotted path of the value (`messages.1.content`, `metadata.note`); a bad key names its object. */
@@ -33,8 +37,9 @@ function pathOf(visit: Visit, prefix: string): string {
 }
 
 /**
- * The first string (value or key) in `value` that Postgres could not store as sent: a NUL, or a
- * lone UTF-16 surrogate (text would silently become U+FFFD, jsonb refuses it). Iterative, so any
+ * The first string (value or key) in `value` that could not be stored as sent: a NUL, or a lone
+ * UTF-16 surrogate (Postgres text would silently make it U+FFFD, jsonb refuses it), or a key that
+ * names a member of Object.prototype (the DTO mapping drops it without a word). Iterative, so any
  * nesting the depth limit let through is safe; on every request, so it allocates one small record
  * per object or array member and builds no path unless it finds a problem. `prefix` names the root.
  */
@@ -57,7 +62,9 @@ export function findBadText(value: unknown, prefix = ''): TextProblem | null {
       if (!Object.hasOwn(node, key)) continue;
       const keyProblem = problemOf(key);
       if (keyProblem) return { field: pathOf(visit, prefix), problem: `has a key that ${keyProblem}` };
-      stack.push({ node: (node as Record<string, unknown>)[key], parent: visit, key });
+      const child: Visit = { node: (node as Record<string, unknown>)[key], parent: visit, key };
+      if (isObjectMember(key)) return { field: pathOf(child, prefix), problem: RESERVED_KEY_PROBLEM };
+      stack.push(child);
     }
   }
   return null;

@@ -1,11 +1,16 @@
 import fc from 'fast-check';
-import { findBadText, LONE_SURROGATE_PROBLEM, NUL_PROBLEM } from '../../src/common/json-text';
+import { findBadText, LONE_SURROGATE_PROBLEM, NUL_PROBLEM, RESERVED_KEY_PROBLEM } from '../../src/common/json-text';
 
 describe('findBadText', () => {
-  it('passes any JSON of well-formed strings without NUL', () => {
+  /** Every key of `v`, at any depth (to leave out values with a reserved key, tested on their own below). */
+  const keysOf = (v: unknown): string[] => (v !== null && typeof v === 'object' ? Object.entries(v).flatMap(([k, c]) => [k, ...keysOf(c)]) : []);
+  const noReservedKey = (v: unknown) => !keysOf(v).some((k) => Object.hasOwn(Object.prototype, k));
+
+  it('passes any JSON of well-formed strings without NUL (and without keys such as toString)', () => {
     const clean = fc.string({ unit: 'grapheme' }).filter((s) => !s.includes('\u0000'));
-    fc.assert(fc.property(fc.jsonValue({ maxDepth: 4 }).map((v) => JSON.parse(JSON.stringify(v).replace(/\\u0000/g, ''))), (v) => findBadText(v) === null));
-    fc.assert(fc.property(fc.dictionary(clean, clean), (v) => findBadText(v) === null));
+    const json = fc.jsonValue({ maxDepth: 4 }).map((v) => JSON.parse(JSON.stringify(v).replace(/\\u0000/g, '')));
+    fc.assert(fc.property(json.filter(noReservedKey), (v) => findBadText(v) === null));
+    fc.assert(fc.property(fc.dictionary(clean, clean).filter(noReservedKey), (v) => findBadText(v) === null));
   });
 
   it('names the path of a NUL or a lone surrogate wherever it is put, a key naming its object', () => {
@@ -24,6 +29,13 @@ describe('findBadText', () => {
         expect(found).toEqual({ field, problem: asKey ? `has a key that ${problem}` : problem });
       }),
     );
+  });
+
+  it('names a key that Object.prototype has (it would be dropped by the DTO mapping), at any depth, and nothing else', () => {
+    for (const key of Object.getOwnPropertyNames(Object.prototype)) {
+      expect(findBadText(JSON.parse(`{"content":"x","metadata":{"note":{${JSON.stringify(key)}:1}}}`))).toEqual({ field: `metadata.note.${key}`, problem: RESERVED_KEY_PROBLEM });
+    }
+    expect(findBadText({ constructorName: 1, to_string: 2, prototype: 3, length: 4 })).toBeNull();
   });
 
   it('keeps a surrogate pair (an emoji) and stays iterative on deep nesting', () => {
