@@ -52,6 +52,16 @@ describe('quotas and the cost policy', () => {
       for (let i = 0; i <= MAX_CHANNELS; i++) expect((await t.admin.post('/api/v1/channels', { name: `admin-${i}` })).status).toBe(201);
     });
 
+    it('channels per agent under a burst: 30 concurrent creates make exactly the quota, and a taken name uses none of it', async () => {
+      const dana = await t.agent('dana');
+      expect((await dana.post('/api/v1/channels', { name: 'bob-1' })).status).toBe(409); // taken: counts nothing
+      const statuses = await Promise.all(Array.from({ length: 30 }, (_, i) => dana.post('/api/v1/channels', { name: `dana-${i}` }).then((r) => r.status)));
+      expect(statuses.filter((s) => s === 201)).toHaveLength(MAX_CHANNELS);
+      expect(statuses.filter((s) => s === 403)).toHaveLength(30 - MAX_CHANNELS);
+      const mine = ((await dana.get('/api/v1/channels')).body as { createdBy: string }[]).filter((c) => c.createdBy === 'dana');
+      expect(mine).toHaveLength(MAX_CHANNELS);
+    });
+
     it('event streams per agent: past QHORUS_MAX_SSE_STREAMS_PER_AGENT a 429 naming the limit; closing one frees a slot', async () => {
       const open = () => SseClient.open(t.baseUrl, '/api/v1/channels/meta/events', alice.token);
       const streams: SseClient[] = [];

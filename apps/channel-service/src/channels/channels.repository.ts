@@ -19,14 +19,20 @@ const CHANGE_COLUMNS: Record<keyof ChannelChanges, string> = {
 
 /**
  * Creates the channel and its empty summary slot, unless the creator already created `$9`
- * channels ($9 null: no quota). One statement: never a channel without its slot. Concurrent
- * creates by one agent each count what is committed, so they may overshoot by the number in flight.
+ * channels ($9 null: no quota, the admin). One statement: never a channel without its slot, and
+ * the creator's count moves with it. The count is an UPDATE of the creator's row: concurrent
+ * creates wait on that row lock and re-check `channels_created < $9` on the version committed
+ * before them, so none passes the quota; a failed insert (a taken name) rolls the count back.
  */
 const INSERT_SQL = `
-  WITH c AS (
+  WITH quota AS (
+    UPDATE agents SET channels_created = channels_created + 1
+    WHERE $9::integer IS NOT NULL AND name = $7 AND channels_created < $9::integer
+    RETURNING 1
+  ), c AS (
     INSERT INTO channels (name, description, summary_threshold, update_after_seconds, summariser, members, created_by, summary_threshold_tokens)
     SELECT $1, $2, $3::integer, $4::integer, $5, $6::text[], $7, $8::integer
-    WHERE $9::integer IS NULL OR (SELECT count(*) FROM channels WHERE created_by = $7) < $9::integer
+    WHERE $9::integer IS NULL OR EXISTS (SELECT 1 FROM quota)
     RETURNING ${CHANNEL_COLUMNS}
   ), s AS (INSERT INTO channel_summaries (channel_id) SELECT id FROM c)
   SELECT * FROM c`;
