@@ -26,12 +26,13 @@ function problemOf(text: string): string | null {
 interface Visit {
   readonly node: unknown;
   readonly parent: Visit | null;
-  readonly key: string;
+  /** The member's key, or its index in an array. */
+  readonly key: string | number;
 }
 
 function pathOf(visit: Visit, prefix: string): string {
   const keys: string[] = [];
-  for (let v: Visit | null = visit; v !== null && v.parent !== null; v = v.parent) keys.push(v.key);
+  for (let v: Visit | null = visit; v !== null && v.parent !== null; v = v.parent) keys.push(String(v.key));
   if (prefix) keys.push(prefix);
   return keys.reverse().join('.');
 }
@@ -44,29 +45,42 @@ function pathOf(visit: Visit, prefix: string): string {
  * per object or array member and builds no path unless it finds a problem. `prefix` names the root.
  */
 export function findBadText(value: unknown, prefix = ''): TextProblem | null {
-  const stack: Visit[] = [{ node: value, parent: null, key: '' }];
+  const root: Visit = { node: value, parent: null, key: '' };
+  if (typeof value === 'string') {
+    const problem = problemOf(value);
+    return problem ? { field: pathOf(root, prefix), problem } : null;
+  }
+  // Only objects and arrays are queued; strings are checked where they are met, other scalars skipped.
+  const stack: Visit[] = [root];
   while (stack.length > 0) {
     const visit = stack.pop()!;
-    const node = visit.node;
-    if (typeof node === 'string') {
-      const problem = problemOf(node);
-      if (problem) return { field: pathOf(visit, prefix), problem };
-      continue;
-    }
-    if (node === null || typeof node !== 'object') continue;
+    const node = visit.node as Record<string, unknown> | unknown[];
     if (Array.isArray(node)) {
-      for (let i = 0; i < node.length; i++) stack.push({ node: node[i], parent: visit, key: String(i) });
+      for (let i = 0; i < node.length; i++) {
+        const bad = checkMember(node[i], visit, i, stack, prefix);
+        if (bad) return bad;
+      }
       continue;
     }
     for (const key in node) {
       if (!Object.hasOwn(node, key)) continue;
       const keyProblem = problemOf(key);
       if (keyProblem) return { field: pathOf(visit, prefix), problem: `has a key that ${keyProblem}` };
-      const child: Visit = { node: (node as Record<string, unknown>)[key], parent: visit, key };
-      if (isObjectMember(key)) return { field: pathOf(child, prefix), problem: RESERVED_KEY_PROBLEM };
-      stack.push(child);
+      if (isObjectMember(key)) return { field: pathOf({ node: null, parent: visit, key }, prefix), problem: RESERVED_KEY_PROBLEM };
+      const bad = checkMember(node[key], visit, key, stack, prefix);
+      if (bad) return bad;
     }
   }
+  return null;
+}
+
+/** A member's string is checked at once, an object or array queued (with how it was reached), anything else skipped. */
+function checkMember(child: unknown, parent: Visit, key: string | number, stack: Visit[], prefix: string): TextProblem | null {
+  if (typeof child === 'string') {
+    const problem = problemOf(child);
+    return problem ? { field: pathOf({ node: child, parent, key }, prefix), problem } : null;
+  }
+  if (child !== null && typeof child === 'object') stack.push({ node: child, parent, key });
   return null;
 }
 
