@@ -1,27 +1,14 @@
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Client } from 'pg';
-import { DataSource } from 'typeorm';
 import { hashToken } from '../apps/channel-service/src/auth/tokens';
-import { createApp } from '../apps/channel-service/src/bootstrap';
-import { loadConfig } from '../apps/channel-service/src/config/app-config';
-import { dataSourceOptions, MIGRATIONS } from '../migrations/data-source';
+import { MIGRATIONS } from '../migrations/data-source';
 import { ChannelQuotaCounter1765700000000 } from '../migrations/1765700000000-channel-quota-counter';
 import { ApiClient } from './support/http';
+import { migrate, serveDatabase } from './support/migrations';
 import { createTestDatabase } from './support/test-database';
-import { TEST_ADMIN_TOKEN } from './support/test-app';
 
 const QUOTA = 4;
 const AGENT_TOKEN = 'qh_quota-migration-agent-token-0123456789';
-
-async function migrate(url: string, migrations: typeof MIGRATIONS): Promise<void> {
-  const ds = new DataSource({ ...dataSourceOptions(url, 1), migrations });
-  await ds.initialize();
-  try {
-    await ds.runMigrations({ transaction: 'all' });
-  } finally {
-    await ds.destroy();
-  }
-}
 
 /** A database whose agents already created channels when the quota counter arrives: each agent's count is backfilled. */
 describe('the channel quota counter is backfilled from the channels each agent created', () => {
@@ -53,11 +40,9 @@ describe('the channel quota counter is backfilled from the channels each agent c
       { name: 'ann', channels_created: 3 },
       { name: 'ben', channels_created: 1 },
     ]);
-    const config = loadConfig({ DATABASE_URL: db.url, QHORUS_ADMIN_TOKEN: TEST_ADMIN_TOKEN, LOG_LEVEL: 'silent', PORT: '0', HOST: '127.0.0.1', QHORUS_MAX_CHANNELS_PER_AGENT: String(QUOTA) });
-    app = await createApp(config);
-    await app.listen(0, '127.0.0.1');
-    const { port } = app.getHttpServer().address() as { port: number };
-    const ann = new ApiClient(`http://127.0.0.1:${port}`, AGENT_TOKEN);
+    const served = await serveDatabase(db.url, { QHORUS_MAX_CHANNELS_PER_AGENT: String(QUOTA) });
+    app = served.app;
+    const ann = new ApiClient(served.baseUrl, AGENT_TOKEN);
     expect((await ann.post('/api/v1/channels', { name: 'a4' })).status).toBe(201);
     expect((await ann.post('/api/v1/channels', { name: 'a5' })).status).toBe(403);
   });

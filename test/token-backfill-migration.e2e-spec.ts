@@ -1,29 +1,17 @@
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Client } from 'pg';
-import { DataSource } from 'typeorm';
-import { createApp } from '../apps/channel-service/src/bootstrap';
-import { loadConfig } from '../apps/channel-service/src/config/app-config';
 import { MessageRow, toMessage } from '../apps/channel-service/src/messages/message.entity';
 import { projectedMessageTokens } from '../apps/channel-service/src/projection/message-token-estimate';
-import { dataSourceOptions, MIGRATIONS } from '../migrations/data-source';
+import { MIGRATIONS } from '../migrations/data-source';
 import { SummaryTokensAndRetention1765200000000 } from '../migrations/1765200000000-summary-tokens-and-retention';
 import { ApiClient } from './support/http';
+import { migrate, serveDatabase } from './support/migrations';
 import { createTestDatabase } from './support/test-database';
 import { TEST_ADMIN_TOKEN } from './support/test-app';
 
 /** More than two of the migration's batches (1,000 messages each). */
 const MESSAGES_PER_CHANNEL = 1_300;
 const WATERMARK = 700;
-
-async function migrate(url: string, migrations: typeof MIGRATIONS): Promise<void> {
-  const ds = new DataSource({ ...dataSourceOptions(url, 1), migrations });
-  await ds.initialize();
-  try {
-    await ds.runMigrations({ transaction: 'all' });
-  } finally {
-    await ds.destroy();
-  }
-}
 
 /**
  * A database that already holds messages when the token migration runs: every message gets the
@@ -95,11 +83,9 @@ describe('the token migration backfills a database that already has messages', (
   });
 
   it('lets the service report pendingTokens and continue the running total with the next post', async () => {
-    const config = loadConfig({ DATABASE_URL: db.url, QHORUS_ADMIN_TOKEN: TEST_ADMIN_TOKEN, LOG_LEVEL: 'silent', PORT: '0', HOST: '127.0.0.1' });
-    app = await createApp(config);
-    await app.listen(0, '127.0.0.1');
-    const { port } = app.getHttpServer().address() as { port: number };
-    const admin = new ApiClient(`http://127.0.0.1:${port}`, TEST_ADMIN_TOKEN);
+    const served = await serveDatabase(db.url);
+    app = served.app;
+    const admin = new ApiClient(served.baseUrl, TEST_ADMIN_TOKEN);
     const totals = async () =>
       (await pg.query(`SELECT c.token_total, s.covers_through_tokens FROM channels c JOIN channel_summaries s ON s.channel_id = c.id WHERE c.name = 'old-a'`)).rows[0];
     const before = await totals();

@@ -1,6 +1,6 @@
 import { BadRequestException } from '@nestjs/common';
 
-/** Why a string of a request cannot be stored as sent (Postgres text and jsonb refuse both). */
+/** Why a string of a request cannot be stored as sent (Postgres refuses a NUL; a lone surrogate becomes U+FFFD in text and is refused by jsonb). */
 export const NUL_PROBLEM = 'must not contain NUL (\\u0000) characters';
 export const LONE_SURROGATE_PROBLEM = 'must be well-formed Unicode (it has a lone surrogate)';
 /** A key such as `toString` or `constructor`: the DTO mapping skips it (it is a member of every object), so it would vanish. */
@@ -42,7 +42,8 @@ function pathOf(visit: Visit, prefix: string): string {
  * UTF-16 surrogate (Postgres text would silently make it U+FFFD, jsonb refuses it), or a key that
  * names a member of Object.prototype (the DTO mapping drops it without a word). Iterative, so any
  * nesting the depth limit let through is safe; on every request, so it allocates one small record
- * per object or array member and builds no path unless it finds a problem. `prefix` names the root.
+ * per nested object or array (strings are checked in place, other scalars skipped) and builds no
+ * path unless it finds a problem. `prefix` names the root.
  */
 export function findBadText(value: unknown, prefix = ''): TextProblem | null {
   const root: Visit = { node: value, parent: null, key: '' };

@@ -24,9 +24,9 @@ interface ErrorReply {
  * ApiErrorFilter, like every other error.
  * - A body nested deeper than `maxDepth`: 400, before anything recursive (validation, JSON
  *   columns) touches it.
- * - Any string of the body, query or path that Postgres could not store as sent (a NUL, a lone
- *   surrogate): 400 naming where it is (`messages.1.content`, `metadata.note`, `topic`), so no
- *   write starts with such a value. Not on the MCP route (`skipTextUrlPrefix`): its tools apply
+ * - Any string or key of the body, query or path that could not be stored as sent (a NUL, a
+ *   lone surrogate, a key such as `toString`; see findBadText): 400 naming where it is
+ *   (`messages.1.content`, `metadata.note`, `topic`), so no write starts with such a value. Not on the MCP route (`skipTextUrlPrefix`): its tools apply
  *   the same rule to their arguments, by argument name.
  */
 export function registerRequestRules(fastify: HookHost, maxDepth: number, skipTextUrlPrefix: string): void {

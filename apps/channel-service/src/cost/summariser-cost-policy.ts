@@ -1,6 +1,7 @@
 import { BadRequestException, ForbiddenException } from '@nestjs/common';
 import { BUILT_IN_SUMMARISERS } from '@qhorus/blocks-channel-summary';
 import { isAdmin, Principal } from '../auth/principal';
+import { validationMessage } from '../common/validation.pipe';
 import { AppConfig } from '../config/app-config';
 
 /** The strategies that can call a model, hence cost money: `llm` always, `tiered` for large batches. */
@@ -55,7 +56,7 @@ export function assertSummariserChoiceAllowed(choice: SummariserChoice, config: 
     details.push({ field, problems: [`${field} must be at least ${min} with the model-backed summariser '${choice.summariser}' (${knob})`] });
   }
   if (details.length > 0) {
-    throw new BadRequestException({ message: `Invalid request: ${details.map((d) => d.problems[0]).join('; ')}`, details });
+    throw new BadRequestException({ message: validationMessage(details), details });
   }
 }
 

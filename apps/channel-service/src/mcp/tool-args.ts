@@ -74,14 +74,10 @@ function inArgumentNames(err: unknown, from: Record<string, string>): unknown {
   if (!(err instanceof BadRequestException)) return err;
   const body = err.getResponse() as { details?: ValidationDetail[] };
   if (!Array.isArray(body.details)) return err;
-  const renameField = (field: string) => {
-    const [head, ...rest] = field.split('.');
-    return [from[head] ?? head, ...rest].join('.');
-  };
   const details = body.details.map(({ field, problems }) => {
-    const head = field.split('.')[0];
+    const [head, ...rest] = field.split('.');
     const arg = from[head] ?? head;
-    return { field: renameField(field), problems: problems.map((p) => (p.startsWith(`${head} `) ? `${arg}${p.slice(head.length)}` : p)) };
+    return { field: [arg, ...rest].join('.'), problems: problems.map((p) => (p.startsWith(`${head} `) ? `${arg}${p.slice(head.length)}` : p)) };
   });
   return new BadRequestException({ message: validationMessage(details), details });
 }
@@ -105,7 +101,7 @@ function renameArgs(args: ToolArgs, renames: Record<string, string>, omit: strin
   }
   if (unknown.length > 0) {
     const details = unknown.map((field) => ({ field, problems: [`property ${field} should not exist`] }));
-    throw new BadRequestException({ message: `Invalid request: ${details.map((d) => d.problems[0]).join('; ')}`, details });
+    throw new BadRequestException({ message: validationMessage(details), details });
   }
   return { plain, from };
 }

@@ -372,13 +372,13 @@ export class MessagesRepository {
     };
   }
 
-  /** The caller's messages in a channel carrying any of these idempotency keys, in seq order. */
   /** The correlation id of each of these messages that has one (seq → id); none for a channel the viewer may not read. */
   async correlationIdsAt(channelName: string, viewer: Viewer, seqs: readonly number[]): Promise<Map<number, string>> {
     const rows = await this.db.query<{ seq: number; correlation_id: string }>(CORRELATION_IDS_AT_SQL, [channelName, viewer.name, viewer.admin, seqs]);
     return new Map(rows.map((r) => [r.seq, r.correlation_id]));
   }
 
+  /** The caller's messages in a channel carrying any of these idempotency keys, in seq order. */
   async findByIdempotencyKeys(channelName: string, sender: string, keys: readonly string[]): Promise<(MessageRow & { request_hash: string | null; idempotency_key: string })[]> {
     return this.db.query(FIND_BY_IDEMPOTENCY_KEYS_SQL, [channelName, sender, keys]);
   }
@@ -422,19 +422,18 @@ export class MessagesRepository {
 
 /** Per thread a batch touches: its correlation id, its folded transition table (JSON) and its last message's 1-based position; null when none. */
 function threadGroups(batch: readonly NewMessage[]): { correlationIds: string[]; tables: string[]; lastOrds: number[] } | null {
-  const groups = new Map<string, { messages: GroupMessage[]; lastOrd: number }>();
+  const groups = new Map<string, GroupMessage[]>();
   batch.forEach((m, i) => {
     if (m.correlationId === null) return;
-    const group = groups.get(m.correlationId) ?? { messages: [], lastOrd: 0 };
-    group.messages.push({ type: m.type, target: m.target, ord: i + 1 });
-    group.lastOrd = i + 1;
+    const group = groups.get(m.correlationId) ?? [];
+    group.push({ type: m.type, target: m.target, ord: i + 1 });
     groups.set(m.correlationId, group);
   });
   if (groups.size === 0) return null;
   const entries = [...groups.entries()];
   return {
     correlationIds: entries.map(([id]) => id),
-    tables: entries.map(([, g]) => JSON.stringify(groupTransitionTable(g.messages))),
-    lastOrds: entries.map(([, g]) => g.lastOrd),
+    tables: entries.map(([, g]) => JSON.stringify(groupTransitionTable(g))),
+    lastOrds: entries.map(([, g]) => g[g.length - 1].ord),
   };
 }

@@ -49,7 +49,7 @@ export class MessagesService {
   async post(channelName: string, dto: PostMessageDto, by: Principal, idempotencyKey?: string): Promise<PostOutcome> {
     this.checkIdempotencyKey(idempotencyKey);
     const requestHash = idempotencyKey ? hashRequest(dto) : null;
-    const threads = await this.threadsRepliedTo(channelName, by, [dto]);
+    const threads = joinsRepliedThread(dto) ? await this.threadsRepliedTo(channelName, by, [dto]) : NO_THREADS;
     const message = this.toNewMessage(dto, by, threads, idempotencyKey ?? null, requestHash);
     if (idempotencyKey) {
       const replay = await this.replay(channelName, by, idempotencyKey, requestHash!);
@@ -87,7 +87,7 @@ export class MessagesService {
     }
     this.checkIdempotencyKey(idempotencyKey === undefined ? undefined : batchKey(idempotencyKey, dto.messages.length - 1));
     const keys = idempotencyKey ? dto.messages.map((_, i) => batchKey(idempotencyKey, i)) : null;
-    const threads = await this.threadsRepliedTo(channelName, by, dto.messages);
+    const threads = dto.messages.some(joinsRepliedThread) ? await this.threadsRepliedTo(channelName, by, dto.messages) : NO_THREADS;
     const batch = dto.messages.map((m, i) => this.toNewMessage(m, by, threads, keys?.[i] ?? null, keys ? hashRequest(m) : null, `messages.${i}`));
     if (keys) {
       const replay = await this.replayBatch(channelName, by, batch);
@@ -198,13 +198,13 @@ export class MessagesService {
   /**
    * A reply by `inReplyTo` alone joins the thread of the message it answers (DESIGN §2: a thread is
    * one correlation id), so the thread index, the inbox, thread summaries and the summary's state
-   * all see it in that thread. Only messages already in the channel are looked up (one query, and
-   * none when no message needs it); a message answering an earlier one of the same batch keeps
+   * all see it in that thread. Only messages already in the channel are looked up (one query;
+   * callers skip it, and its await, when no message needs it); a message answering an earlier one of the same batch keeps
    * the correlation id it was given. QUERY and COMMAND are left out: they open a thread of their own.
    */
   private async threadsRepliedTo(channelName: string, by: Principal, dtos: readonly PostMessageDto[]): Promise<ReadonlyMap<number, string>> {
-    const seqs = dtos.filter(joinsRepliedThread).map((d) => d.inReplyTo!);
-    return seqs.length === 0 ? NO_THREADS : this.messages.correlationIdsAt(channelName, accessParams(by), [...new Set(seqs)]);
+    const seqs = new Set(dtos.filter(joinsRepliedThread).map((d) => d.inReplyTo!));
+    return this.messages.correlationIdsAt(channelName, accessParams(by), [...seqs]);
   }
 
   /** The row to insert for one posted message; `field` names it in errors (a batch's `messages.i`). */
