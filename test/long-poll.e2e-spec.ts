@@ -136,6 +136,33 @@ describe('long poll: GET …/messages?waitMs= and MCP wait_for_messages', () => 
     expect((await bob.get(`/api/v1/channels/coord/messages?waitMs=10`)).status).toBe(200);
   });
 
+  it('a cancel that reaches another instance than its wait (as behind a load balancer) still ends the wait where it runs', async () => {
+    const other = await startAnotherInstance(t, { env: ENV });
+    const mcpPost = (baseUrl: string, message: Record<string, unknown>) =>
+      fetch(`${baseUrl}/mcp`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${bob.token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', ...message }),
+      });
+    try {
+      const call = (id: string) => ({ id, method: 'tools/call', params: { name: 'wait_for_messages', arguments: { channel: 'coord', timeout_s: MAX_WAIT_MS / 1000 } } });
+      const waiting = mcpPost(t.baseUrl, call('far-1'));
+      const untouched = mcpPost(t.baseUrl, call('far-2')); // stays: the cancel below names far-1 only
+      await asleep(t.app, 2);
+      const cancelled = await mcpPost(other.baseUrl, { method: 'notifications/cancelled', params: { requestId: 'far-1', reason: 'gave up' } });
+      expect(cancelled.status).toBe(202);
+      await waitFor(async () => t.app.get(LongPollWaits).sleepingCount === 1, 'the cancelled wait to end on the first instance', MAX_WAIT_MS / 2);
+      const answered: any = await (await waiting).json();
+      expect(answered).toMatchObject({ jsonrpc: '2.0', id: 'far-1' });
+      expect(answered.result.isError).toBeFalsy();
+      await (await mcpPost(other.baseUrl, { method: 'notifications/cancelled', params: { requestId: 'far-2' } })).text();
+      expect(((await (await untouched).json()) as { id: string }).id).toBe('far-2');
+      expect(t.app.get(LongPollWaits).count).toBe(0);
+    } finally {
+      await other.app.close();
+    }
+  });
+
   it('refuses bad input with a 400 naming the field and the limit, and a channel the caller may not read with the missing channel\'s 404', async () => {
     const over = await alice.get(`/api/v1/channels/coord/messages?waitMs=${MAX_WAIT_MS + 1}`);
     expect(over.status).toBe(400);

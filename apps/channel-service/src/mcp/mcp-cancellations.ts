@@ -1,5 +1,9 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Principal } from '../auth/principal';
+import { MAX_NOTIFY_PAYLOAD_BYTES, PostgresNotifications } from '../events/postgres-notifications';
+
+/** The Postgres notification topic on which an instance tells the others of a cancel it received. */
+export const MCP_CANCEL_TOPIC = 'qhorus_mcp_cancelled';
 
 type JsonRpcId = string | number;
 
@@ -12,16 +16,43 @@ function messagesOf(body: unknown): Record<string, unknown>[] {
 const isId = (id: unknown): id is JsonRpcId => typeof id === 'string' || typeof id === 'number';
 
 /**
- * `notifications/cancelled` for a tool call still running on this instance. A stateless server
+ * `notifications/cancelled` for a tool call still running, on any instance. A stateless server
  * (a server per POST) never sees the cancel of an earlier POST's request, and the official client
  * cancels that way, keeping the HTTP request open: a cancelled `wait_for_messages` then held its
- * wait slot until its timeout. Calls are keyed by caller and JSON-RPC id (stateless MCP has no
- * session to tell two clients of one agent apart): a cancel ends that agent's call with that id on
- * this instance, which for a wait only means it answers early, with what is there.
+ * wait slot until its timeout. Behind a load balancer the cancel may reach another instance than
+ * the call, so a cancel is applied here at once and notified to the others over Postgres (every
+ * instance on one database listens once it has served a tool call; the embedded database serves
+ * one process). Calls are keyed by caller and JSON-RPC id (stateless MCP has no session to tell
+ * two clients of one agent apart): a cancel ends that agent's call with that id, which for a wait
+ * only means it answers early, with what is there.
  */
 @Injectable()
 export class McpCancellations {
+  private readonly logger = new Logger('McpCancellations');
   private readonly running = new Map<string, Set<AbortController>>();
+  /** Set once this instance listens for the others' cancels (first tool call). */
+  private listening: Promise<void> | null = null;
+
+  constructor(
+    // Null on the embedded database: the type alone would not tell Nest what to inject.
+    @Inject(PostgresNotifications) private readonly notifications: PostgresNotifications | null,
+  ) {}
+
+  /**
+   * Resolves once cancels sent to other instances reach this one (at once after the first call).
+   * A failure to listen is logged, not thrown: the call still runs, cancellable here only.
+   */
+  listen(): Promise<void> {
+    if (this.notifications === null) return Promise.resolve();
+    this.listening ??= this.notifications.subscribe(MCP_CANCEL_TOPIC, (payload) => this.onNotified(payload)).then(
+      () => undefined,
+      (err: Error) => {
+        this.listening = null; // the next call tries again
+        this.logger.warn({ err: err.message }, 'could not listen for MCP cancels from other instances');
+      },
+    );
+    return this.listening;
+  }
 
   /**
    * Before a POST is handled: registers its tool calls (returning their shared signal and the
@@ -56,10 +87,28 @@ export class McpCancellations {
 
   private cancel(by: Principal, requestId: unknown): void {
     if (!isId(requestId)) return;
-    for (const controller of this.running.get(this.key(by, requestId)) ?? []) controller.abort();
+    const key = this.key(by, requestId);
+    this.abort(key);
+    this.tellOthers(key);
   }
 
+  private abort(key: string): void {
+    for (const controller of this.running.get(key) ?? []) controller.abort();
+  }
+
+  /** Fire and forget, like the cancel itself: a lost nudge leaves the call to its own timeout. */
+  private tellOthers(key: string): void {
+    if (this.notifications === null || Buffer.byteLength(key) > MAX_NOTIFY_PAYLOAD_BYTES) return;
+    this.notifications.notify(MCP_CANCEL_TOPIC, key).catch((err: Error) => this.logger.warn({ err: err.message }, 'could not tell the other instances of an MCP cancel'));
+  }
+
+  /** A cancel another instance received (or this one: applying it twice is harmless). */
+  private onNotified(key: string): void {
+    this.abort(key);
+  }
+
+  /** JSON text, not NUL-separated: a Postgres notification payload cannot hold a NUL. */
   private key(by: Principal, id: JsonRpcId): string {
-    return `${by.kind}\u0000${by.name}\u0000${typeof id}\u0000${id}`;
+    return JSON.stringify([by.kind, by.name, id]);
   }
 }

@@ -38,6 +38,7 @@ export class McpController {
   @ApiOperation({ summary: 'MCP JSON-RPC over Streamable HTTP (stateless); tools/list names the tools' })
   @ApiOkResponse({ type: JsonRpcResponse, description: 'The JSON-RPC answer (an MCP result or a JSON-RPC error)' })
   async handle(@Req() req: FastifyRequest, @Res() reply: FastifyReply, @CurrentPrincipal() by: Principal): Promise<void> {
+    await this.cancellations.listen();
     const cancel = this.cancellations.track(by, req.body);
     const server = this.servers.create(by, cancel.signal);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });

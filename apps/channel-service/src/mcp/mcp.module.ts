@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
 import { ChannelsModule } from '../channels/channels.module';
+import { EventsModule } from '../events/events.module';
 import { MessagesModule } from '../messages/messages.module';
 import { ProjectionModule } from '../projection/projection.module';
 import { SummaryModule } from '../summary/summary.module';
@@ -18,7 +19,7 @@ import { ThreadTools } from './tools/thread.tools';
 
 /** The agents' MCP surface: the same services as REST behind snake_case tools. */
 @Module({
-  imports: [AuthModule, ChannelsModule, MessagesModule, SummaryModule, ProjectionModule, ThreadsModule],
+  imports: [AuthModule, ChannelsModule, EventsModule, MessagesModule, SummaryModule, ProjectionModule, ThreadsModule],
   controllers: [McpController],
   providers: [AgentTools, ChannelTools, MessageTools, SummaryTools, ContextTools, ThreadTools, ChannelResources, McpServerFactory, McpCancellations],
 })

@@ -1,5 +1,23 @@
 import { McpCancellations } from '../../src/mcp/mcp-cancellations';
 import { Principal } from '../../src/auth/principal';
+import { PostgresNotifications } from '../../src/events/postgres-notifications';
+
+/** Postgres LISTEN/NOTIFY between instances, in memory: every subscriber hears every notify, the sender too. */
+function sharedBus() {
+  const handlers = new Map<string, ((payload: string) => void)[]>();
+  const sent: string[] = [];
+  const bus = {
+    subscribe: async (topic: string, handler: (payload: string) => void) => {
+      handlers.set(topic, [...(handlers.get(topic) ?? []), handler]);
+      return async () => undefined;
+    },
+    notify: async (topic: string, payload: string) => {
+      sent.push(payload);
+      for (const h of handlers.get(topic) ?? []) h(payload);
+    },
+  };
+  return { bus: bus as unknown as PostgresNotifications, sent };
+}
 
 const agent = (name: string): Principal => ({ kind: 'agent', name });
 const call = (id: number | string) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'wait_for_messages', arguments: {} } });
@@ -7,7 +25,7 @@ const cancel = (requestId: number | string) => ({ jsonrpc: '2.0', method: 'notif
 
 describe('McpCancellations', () => {
   it('a cancel aborts the caller\'s running call with that id, not another agent\'s, not another id, not a number id by its string', () => {
-    const c = new McpCancellations();
+    const c = new McpCancellations(null);
     const mine = c.track(agent('ann'), call(5));
     const other = c.track(agent('ben'), call(5));
     const later = c.track(agent('ann'), call(6));
@@ -17,7 +35,7 @@ describe('McpCancellations', () => {
   });
 
   it('forgets a call once done (a late cancel aborts nothing), and reads a batch body', () => {
-    const c = new McpCancellations();
+    const c = new McpCancellations(null);
     const batch = c.track(agent('ann'), [call(1), call(2)]);
     expect(c.size).toBe(2);
     batch.done();
@@ -27,5 +45,35 @@ describe('McpCancellations', () => {
     expect(next.signal.aborted).toBe(false);
     c.track(agent('ann'), cancel(1)).done();
     expect(next.signal.aborted).toBe(true);
+  });
+
+  it('a cancel received by another instance on the same database aborts the call where it runs (only that caller\'s, that id)', async () => {
+    const { bus, sent } = sharedBus();
+    const [a, b] = [new McpCancellations(bus), new McpCancellations(bus)];
+    await Promise.all([a.listen(), b.listen()]);
+    const runningOnA = a.track(agent('ann'), call(7));
+    const bensOnA = a.track(agent('ben'), call(7));
+    b.track(agent('ann'), cancel(7)).done();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect([runningOnA.signal.aborted, bensOnA.signal.aborted]).toEqual([true, false]);
+    expect(sent).toEqual([JSON.stringify(['agent', 'ann', 7])]);
+  });
+
+  it('keeps serving when it cannot listen: the call runs, cancellable on its own instance, and the next call tries again', async () => {
+    let attempts = 0;
+    const failing = {
+      subscribe: async () => {
+        attempts++;
+        throw new Error('connection refused');
+      },
+      notify: async () => undefined,
+    } as unknown as PostgresNotifications;
+    const c = new McpCancellations(failing);
+    await expect(c.listen()).resolves.toBeUndefined();
+    const local = c.track(agent('ann'), call(1));
+    c.track(agent('ann'), cancel(1)).done();
+    expect(local.signal.aborted).toBe(true);
+    await c.listen();
+    expect(attempts).toBe(2);
   });
 });
