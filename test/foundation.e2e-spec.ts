@@ -152,6 +152,33 @@ describe('foundation: the channel service end to end on Postgres and BullMQ', ()
       expect((await alice.get('/api/v1/channels/strict')).body.lastSeq).toBe(1);
     });
 
+    it('a body that is not JSON, or that holds a prototype key, is a 400 saying which (valid JSON is never called invalid)', async () => {
+      await alice.post('/api/v1/channels', { name: 'strict-json' });
+      const raw = (body: string) =>
+        fetch(`${t.baseUrl}/api/v1/channels/strict-json/messages`, { method: 'POST', headers: { authorization: `Bearer ${alice.token}`, 'content-type': 'application/json' }, body });
+      const cases: [string, RegExp][] = [
+        ['{"content":', /^Body is not valid JSON: Unexpected end of JSON input/],
+        ['', /^Body is empty but content-type is application\/json/],
+        ['{"content":"x","__proto__":{"admin":true}}', /^Body may not contain the key "__proto__"/],
+        ['{"content":"x","metadata":{"constructor":{"prototype":{"admin":true}}}}', /^Body may not contain the key "constructor" holding "prototype"/],
+      ];
+      for (const [body, message] of cases) {
+        const res = await raw(body);
+        expect([body, res.status]).toEqual([body, 400]);
+        expect(await res.json()).toEqual({ statusCode: 400, error: 'Bad Request', message: expect.stringMatching(message) });
+      }
+      const form = await fetch(`${t.baseUrl}/api/v1/channels/strict-json/messages`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${alice.token}`, 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'content=hello',
+      });
+      expect([form.status, ((await form.json()) as any).message]).toEqual([415, 'Unsupported Media Type: send the body as application/json']);
+      expect((await raw('{"content":"still fine"}')).status).toBe(201);
+      const messages = (await alice.get('/api/v1/channels/strict-json/messages')).body;
+      expect(messages.map((m: any) => m.content)).toEqual(['still fine']);
+      expect(({} as Record<string, unknown>).admin).toBeUndefined();
+    });
+
     it('an afterSeq beyond any seq is a 400 naming it', async () => {
       const res = await alice.get('/api/v1/channels/strict/messages?afterSeq=99999999999999999999999');
       expect(res.status).toBe(400);

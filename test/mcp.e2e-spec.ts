@@ -238,6 +238,32 @@ describe('MCP: the agents\' tools over Streamable HTTP, with the official client
       expect(body.result.structuredContent.channels.map((c: any) => c.name)).toContain('mcp-release');
     });
 
+    it('answers a client\'s malformed request in JSON-RPC: bad JSON -32700 (HTTP 400), bad params -32602 naming each field, an unknown method -32601', async () => {
+      const post = async (body: string) => {
+        const res = await fetch(`${t.baseUrl}/mcp`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+          body,
+        });
+        return { status: res.status, body: (await res.json()) as any };
+      };
+      const broken = await post('{"jsonrpc":"2.0","id":1,');
+      expect(broken.status).toBe(400);
+      expect(broken.body).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: expect.stringMatching(/^Parse error: Body is not valid JSON/) } });
+
+      const call = await post(JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { arguments: [1] } }));
+      expect(call.status).toBe(200);
+      expect(call.body).toMatchObject({ jsonrpc: '2.0', id: 3, error: { code: -32602 } });
+      expect(call.body.error.message).toMatch(/^Invalid params: params\.name: .*string.*; params\.arguments: .*record/);
+      const read = await post(JSON.stringify({ jsonrpc: '2.0', id: 'r', method: 'resources/read', params: {} }));
+      expect(read.body).toMatchObject({ id: 'r', error: { code: -32602, message: expect.stringContaining('params.uri') } });
+      const unknown = await post(JSON.stringify({ jsonrpc: '2.0', id: 4, method: 'prompts/get', params: {} }));
+      expect(unknown.body).toMatchObject({ id: 4, error: { code: -32601 } });
+      // Well-formed calls are untouched by the check.
+      const fine = await post(JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'list_channels', arguments: {} } }));
+      expect(Array.isArray(fine.body.result.structuredContent.channels)).toBe(true);
+    });
+
     it('answers GET and DELETE with 405 in the JSON-RPC error shape', async () => {
       for (const method of ['GET', 'DELETE']) {
         const res = await fetch(`${t.baseUrl}/mcp`, { method, headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` } });

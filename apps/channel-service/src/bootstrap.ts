@@ -5,6 +5,7 @@ import { Logger } from 'nestjs-pino';
 import { AppModule, AppModuleOptions } from './app.module';
 import { ApiErrorFilter } from './common/api-error.filter';
 import { MAX_CORRELATION_ID_LENGTH } from './messages/dto/post-message.dto';
+import { registerJsonBodyParser } from './common/json-body-parser';
 import { frameworkErrorHandler, registerRequestRules, registerRouteBodyLimit } from './common/request-hardening';
 import { apiValidationPipe } from './common/validation.pipe';
 import { AppConfig, trustProxySetting } from './config/app-config';
@@ -37,13 +38,16 @@ export async function createApp(config: AppConfig, options: AppModuleOptions = {
   });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, options), adapter, {
     bufferLogs: true,
+    // JSON bodies only, through registerJsonBodyParser (Nest's would replace it at init).
+    bodyParser: false,
   });
   app.useLogger(app.get(Logger));
   app.setGlobalPrefix(API_PREFIX, {
     exclude: ROOT_ROUTES.map((path) => ({ path, method: RequestMethod.ALL })),
   });
   app.useGlobalPipes(apiValidationPipe());
-  app.useGlobalFilters(new ApiErrorFilter());
+  app.useGlobalFilters(new ApiErrorFilter(MCP_URL));
+  registerJsonBodyParser(app.getHttpAdapter().getInstance());
   registerRequestRules(app.getHttpAdapter().getInstance(), config.QHORUS_JSON_MAX_DEPTH, MCP_URL);
   registerRouteBodyLimit(app.getHttpAdapter().getInstance(), BATCH_ROUTE_SUFFIX, config.QHORUS_BATCH_BODY_LIMIT_BYTES, 'QHORUS_BATCH_BODY_LIMIT_BYTES');
   app.getHttpAdapter().getInstance().addHook('onRequest', echoRequestId);

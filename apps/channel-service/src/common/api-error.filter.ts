@@ -1,6 +1,8 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
 import { STATUS_CODES } from 'node:http';
 import { isDatabaseUnavailable, rejectedInputReason } from './database-errors';
+import { InvalidJsonBodyException } from './json-body-parser';
+import { JSON_RPC_ERRORS, jsonRpcError, JsonRpcErrorBody } from './json-rpc-error';
 
 /** The one error shape of the API: `{statusCode, error, message, details?}`. */
 export interface ApiErrorBody {
@@ -41,15 +43,33 @@ export function toApiError(exception: unknown, logger?: Logger): ApiErrorBody {
   return errorBody(HttpStatus.INTERNAL_SERVER_ERROR, 'Internal server error');
 }
 
+/**
+ * A body the JSON-RPC route could not parse is JSON-RPC's own parse error (-32700, HTTP 400), as
+ * its clients expect. Its other errors before the handler (auth, limits) keep the API's shape,
+ * whose `statusCode` the official client shows (it prints the body, not the status).
+ */
+function jsonRpcParseError(exception: unknown, body: ApiErrorBody): JsonRpcErrorBody | null {
+  return exception instanceof InvalidJsonBodyException ? jsonRpcError(JSON_RPC_ERRORS.parseError, `Parse error: ${body.message}`) : null;
+}
+
 @Catch()
 export class ApiErrorFilter implements ExceptionFilter {
   private readonly logger = new Logger('ApiError');
 
+  /** `jsonRpcPath`: the route whose clients speak JSON-RPC (MCP); see jsonRpcParseError. */
+  constructor(private readonly jsonRpcPath?: string) {}
+
   catch(exception: unknown, host: ArgumentsHost): void {
-    const reply = host.switchToHttp().getResponse();
+    const http = host.switchToHttp();
+    const reply = http.getResponse();
     const body = toApiError(exception, this.logger);
     const headers = (exception as { headers?: Record<string, string> })?.headers;
     if (headers) for (const [k, v] of Object.entries(headers)) reply.header(k, v);
-    reply.status(body.statusCode).send(body);
+    const onJsonRpcRoute = this.jsonRpcPath !== undefined && isPath(http.getRequest<{ url?: string }>()?.url, this.jsonRpcPath);
+    reply.status(body.statusCode).send((onJsonRpcRoute && jsonRpcParseError(exception, body)) || body);
   }
+}
+
+function isPath(url: string | undefined, path: string): boolean {
+  return url !== undefined && (url === path || url.startsWith(`${path}?`));
 }

@@ -5,17 +5,15 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ServerResponse } from 'node:http';
 import { CurrentPrincipal } from '../auth/auth.decorators';
 import { Principal } from '../auth/principal';
+import { JSON_RPC_ERRORS, jsonRpcError, JsonRpcErrorBody } from '../common/json-rpc-error';
 import { JsonRpcResponse } from './dto/json-rpc.response';
+import { invalidParamsAnswer } from './json-rpc-params';
 import { McpCancellations } from './mcp-cancellations';
 import { McpServerFactory } from './mcp-server.factory';
 
-/** JSON-RPC error codes used outside a tool call. */
-const JSON_RPC_SERVER_ERROR = -32000;
-const JSON_RPC_INTERNAL_ERROR = -32603;
-
-function writeJsonRpcError(res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}): void {
+function writeJsonRpc(res: ServerResponse, status: number, body: JsonRpcErrorBody, headers: Record<string, string> = {}): void {
   res.writeHead(status, { 'content-type': 'application/json', ...headers });
-  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+  res.end(JSON.stringify(body));
 }
 
 /**
@@ -38,6 +36,11 @@ export class McpController {
   @ApiOperation({ summary: 'MCP JSON-RPC over Streamable HTTP (stateless); tools/list names the tools' })
   @ApiOkResponse({ type: JsonRpcResponse, description: 'The JSON-RPC answer (an MCP result or a JSON-RPC error)' })
   async handle(@Req() req: FastifyRequest, @Res() reply: FastifyReply, @CurrentPrincipal() by: Principal): Promise<void> {
+    const invalid = invalidParamsAnswer(req.body);
+    if (invalid) {
+      reply.hijack();
+      return writeJsonRpc(reply.raw, HttpStatus.OK, invalid); // a method's error, answered as the SDK answers "method not found"
+    }
     await this.cancellations.listen();
     const cancel = this.cancellations.track(by, req.body);
     const server = this.servers.create(by, cancel.signal);
@@ -54,7 +57,7 @@ export class McpController {
       await transport.handleRequest(req.raw, reply.raw, req.body);
     } catch (err) {
       this.logger.error({ err }, 'MCP request failed');
-      if (!reply.raw.headersSent) writeJsonRpcError(reply.raw, HttpStatus.INTERNAL_SERVER_ERROR, JSON_RPC_INTERNAL_ERROR, 'Internal server error');
+      if (!reply.raw.headersSent) writeJsonRpc(reply.raw, HttpStatus.INTERNAL_SERVER_ERROR, jsonRpcError(JSON_RPC_ERRORS.internalError, 'Internal server error'));
     }
   }
 
@@ -74,8 +77,7 @@ export class McpController {
 
   private methodNotAllowed(reply: FastifyReply): void {
     reply.hijack();
-    writeJsonRpcError(reply.raw, HttpStatus.METHOD_NOT_ALLOWED, JSON_RPC_SERVER_ERROR, 'Method not allowed: this MCP server is stateless; POST JSON-RPC requests to /mcp', {
-      allow: 'POST',
-    });
+    const body = jsonRpcError(JSON_RPC_ERRORS.serverError, 'Method not allowed: this MCP server is stateless; POST JSON-RPC requests to /mcp');
+    writeJsonRpc(reply.raw, HttpStatus.METHOD_NOT_ALLOWED, body, { allow: 'POST' });
   }
 }
