@@ -86,4 +86,28 @@ describe('embedded default (PGlite + in-process jobs)', () => {
     }, 'the embedded thread summary');
     expect(summary).toMatchObject({ closedBy: 'RESPONSE', messageCount: 2 });
   });
+
+  it('keeps serving after a statement is refused (a 409) and after the pool opens a new connection to PGlite\'s one session', async () => {
+    await app?.close();
+    const anonymous = await start();
+    const admin = anonymous.as(readFileSync(join(dataDir, 'admin-token'), 'utf8').trim());
+    // Statements prepared on the first connection: the list, the register, the revoke.
+    expect((await admin.get('/api/v1/agents')).status).toBe(200);
+    expect((await admin.post('/api/v1/agents', { name: 'once' })).status).toBe(201);
+    expect((await admin.request('DELETE', '/api/v1/agents/once')).status).toBe(200);
+    expect((await admin.post('/api/v1/agents', { name: 'once' })).status).toBe(409); // Postgres refuses it (unique key)
+    expect((await admin.post('/api/v1/channels', { name: 'taken' })).status).toBe(201);
+    expect((await admin.post('/api/v1/channels', { name: 'taken' })).status).toBe(409);
+    expect((await admin.get('/api/v1/agents')).status).toBe(200);
+    expect((await admin.get('/api/v1/inbox')).status).toBe(200);
+
+    // A new connection (as after an idle timeout or a dropped one) finds the session's statements cleared.
+    const db = app!.get(Database);
+    const pool = (db as unknown as { pool: { connect(): Promise<{ release(err?: Error): void }> } }).pool;
+    (await pool.connect()).release(new Error('dropped by the test'));
+    // PGlite turns a new client away until it has seen the old one go (a 503 meanwhile).
+    await waitFor(async () => (await admin.get('/api/v1/agents')).status === 200, 'the new connection', 5_000, 20);
+    expect((await admin.post('/api/v1/agents', { name: 'dave' })).status).toBe(201);
+    expect((await admin.get('/health')).status).toBe(200);
+  });
 });

@@ -9,6 +9,8 @@ const EMBEDDED = Symbol('EMBEDDED_POSTGRES');
 
 /** PGlite serves one connection at a time (embedded-postgres.ts). */
 const EMBEDDED_POOL_SIZE = 1;
+/** pg-pool's "never close an idle connection". */
+const EMBEDDED_IDLE_TIMEOUT_NEVER = 0;
 
 /**
  * Owns the connection to Postgres: a real server when DATABASE_URL is set, otherwise the
@@ -33,7 +35,11 @@ const EMBEDDED_POOL_SIZE = 1;
         await runMigrations(url, { serialise: !embedded });
         await embedded?.whenIdle(); // the migrations' connection has gone: the pool's may come
         const poolSize = embedded ? EMBEDDED_POOL_SIZE : config.QHORUS_DB_POOL_SIZE;
-        return Database.open(poolConfig(url, poolSize, config.QHORUS_DB_QUERY_TIMEOUT_MS));
+        const pool = poolConfig(url, poolSize, config.QHORUS_DB_QUERY_TIMEOUT_MS);
+        if (!embedded) return Database.open(pool);
+        // Its one connection is kept, not closed when idle: PGlite turns a new client away until
+        // it has seen the old one go, so a reconnect can fail the query that caused it.
+        return Database.open({ ...pool, idleTimeoutMillis: EMBEDDED_IDLE_TIMEOUT_NEVER }, { sessionOutlivesConnection: true });
       },
     },
   ],

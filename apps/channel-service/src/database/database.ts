@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { Pool, PoolConfig } from 'pg';
+import { DatabaseError, Pool, PoolClient, PoolConfig } from 'pg';
 
 /**
  * How many distinct statement texts get a prepared statement. Repositories use constant texts
@@ -9,7 +9,20 @@ import { Pool, PoolConfig } from 'pg';
 export const MAX_PREPARED_STATEMENTS = 200;
 
 /** What Database needs of its pool: pg's Pool in the app, a recording fake in unit tests. */
-export type StatementPool = Pick<Pool, 'query' | 'end'>;
+export type StatementPool = Pick<Pool, 'connect' | 'end'>;
+
+/** Clears the session's prepared statements (see `sessionOutlivesConnection`). */
+const DEALLOCATE_ALL_SQL = 'DEALLOCATE ALL';
+
+export interface DatabaseOpenOptions {
+  readonly logger?: Logger;
+  /**
+   * The server keeps one session across connections (the embedded PGlite): a new connection
+   * starts by clearing the prepared statements an earlier one left, which pg, knowing only its
+   * own connection, would otherwise prepare again and be refused ("already exists").
+   */
+  readonly sessionOutlivesConnection?: boolean;
+}
 
 /**
  * The one way repositories talk to Postgres: its own `pg` pool (built by `poolConfig` in
@@ -26,11 +39,18 @@ export class Database {
   constructor(private readonly pool: StatementPool) {}
 
   /** A Database on a new pool. Connections open on first use. */
-  static open(config: PoolConfig, logger = new Logger(Database.name)): Database {
+  static open(config: PoolConfig, options: DatabaseOpenOptions = {}): Database {
+    const logger = options.logger ?? new Logger(Database.name);
     const pool = new Pool(config);
     // An idle connection that fails (Postgres restarted, network cut) is dropped and replaced by
     // the pool; without a listener pg's 'error' event would crash the process.
     pool.on('error', (err) => logger.warn({ err: err.message }, 'an idle Postgres connection failed; the pool replaces it'));
+    if (options.sessionOutlivesConnection) {
+      // Queued on the new client before the query it was opened for.
+      pool.on('connect', (client) => {
+        client.query(DEALLOCATE_ALL_SQL).catch((err: Error) => logger.warn({ err: err.message }, 'could not clear prepared statements on a new connection'));
+      });
+    }
     return new Database(pool);
   }
 
@@ -40,8 +60,20 @@ export class Database {
    * target (`const rows: ChannelRow[] = await db.query(...)`).
    */
   async query<Row = unknown>(text: string, values: unknown[] = []): Promise<Row[]> {
-    const result = await this.pool.query({ name: this.statementName(text), text, values });
-    return result.rows;
+    const client: PoolClient = await this.pool.connect();
+    let broken: Error | undefined;
+    try {
+      const result = await client.query({ name: this.statementName(text), text, values });
+      return result.rows;
+    } catch (err) {
+      // A statement Postgres refused (a unique key, a bad value) leaves the connection, and the
+      // statements prepared on it, as they were: keep it. Anything else (a timeout, a cut
+      // socket) may have left it mid-exchange: drop it. pg's pool.query drops it in both cases.
+      if (!(err instanceof DatabaseError)) broken = err as Error;
+      throw err;
+    } finally {
+      client.release(broken);
+    }
   }
 
   /** Ends every connection (waiting for queries in flight). Later queries fail. Idempotent. */

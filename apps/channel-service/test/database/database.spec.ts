@@ -1,19 +1,29 @@
+import { DatabaseError } from 'pg';
 import { Database, MAX_PREPARED_STATEMENTS, StatementPool } from '../../src/database/database';
 
-/** A pg pool that records what it was asked to run. */
-function fakePool() {
+/** A pg pool that records what it was asked to run, and how each connection was given back. */
+function fakePool(fail?: (text: string) => Error | undefined) {
   const sent: { name?: string; text: string; values: unknown[] }[] = [];
+  const released: (Error | undefined)[] = [];
   let ended = 0;
-  const pool = {
+  const client = {
     query: async (statement: { name?: string; text: string; values: unknown[] }) => {
       sent.push(statement);
+      const error = fail?.(statement.text);
+      if (error) throw error;
       return { rows: [{ echoed: statement.values }] };
     },
+    release: (err?: Error) => {
+      released.push(err);
+    },
+  };
+  const pool = {
+    connect: async () => client,
     end: async () => {
       ended++;
     },
   };
-  return { pool: pool as unknown as StatementPool, sent, ended: () => ended };
+  return { pool: pool as unknown as StatementPool, sent, released, ended: () => ended };
 }
 
 describe('Database', () => {
@@ -49,5 +59,16 @@ describe('Database', () => {
     await Promise.all([db.close(), db.close()]);
     await db.close();
     expect(ended()).toBe(1);
+  });
+
+  it('keeps a connection whose statement Postgres refused (its prepared statements stay valid), drops one that broke', async () => {
+    const refused = new DatabaseError('duplicate key value violates unique constraint', 0, 'error');
+    const cut = new Error('Connection terminated unexpectedly');
+    const { pool, released } = fakePool((text) => (text === 'INSERT dup' ? refused : text === 'SELECT cut' ? cut : undefined));
+    const db = new Database(pool);
+    await db.query('SELECT ok');
+    await expect(db.query('INSERT dup')).rejects.toBe(refused);
+    await expect(db.query('SELECT cut')).rejects.toBe(cut);
+    expect(released).toEqual([undefined, undefined, cut]);
   });
 });
