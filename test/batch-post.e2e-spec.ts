@@ -85,7 +85,26 @@ describe('POST /channels/{name}/messages/batch', () => {
     expect(await lastSeq()).toBe(before);
     const different = await ana.post(BATCH, { messages: [{ content: 'other' }, { content: 'second' }] }, { 'idempotency-key': 'import-7' });
     expect(different.status).toBe(409);
+    // A prefix or an extension of the original is a different batch too, not a replay of part of it.
+    for (const messages of [[{ content: 'first' }], [{ content: 'first' }, { content: 'second' }, { content: 'third' }]]) {
+      const res = await ana.post(BATCH, { messages }, { 'idempotency-key': 'import-7' });
+      expect([messages.length, res.status]).toEqual([messages.length, 409]);
+    }
     expect(await lastSeq()).toBe(before);
+  });
+
+  it('answers a replay only while the sender may still read the channel: after leaving a private channel it is a 404', async () => {
+    expect((await ana.post('/api/v1/channels', { name: 'crew', members: ['ana', 'bo'] })).status).toBe(201);
+    const batch = { messages: [{ content: 'from bo' }] };
+    expect((await bo.post('/api/v1/channels/crew/messages/batch', batch, { 'idempotency-key': 'bo-1' })).status).toBe(201);
+    expect((await bo.post('/api/v1/channels/crew/messages', { content: 'single' }, { 'idempotency-key': 'bo-2' })).status).toBe(201);
+    expect((await bo.post('/api/v1/channels/crew/messages/batch', batch, { 'idempotency-key': 'bo-1' })).status).toBe(200);
+    expect((await ana.patch('/api/v1/channels/crew', { members: ['ana'] })).status).toBe(200);
+    const missing = await bo.post('/api/v1/channels/crew/messages/batch', batch, { 'idempotency-key': 'bo-1' });
+    const single = await bo.post('/api/v1/channels/crew/messages', { content: 'single' }, { 'idempotency-key': 'bo-2' });
+    expect([missing.status, single.status]).toEqual([404, 404]);
+    expect(missing.body.message).toBe("Channel 'crew' not found");
+    expect(await lastSeq('crew')).toBe(2);
   });
 
   it('stores the same token estimates as single posts (pendingTokens agrees)', async () => {

@@ -170,9 +170,11 @@ ${BATCH_RESULT}, COALESCE(th.closed_seq = m.seq, false) AS closed_thread
 ${INSERT_FROM} LEFT JOIN th ON th.correlation_id = m.correlation_id
   ORDER BY m.seq`;
 
+// Idempotency replays: the sender's own messages, in a channel it may still read (a replay is a
+// read: after losing access the retry is a 404 like everything else about the channel).
 const FIND_BY_IDEMPOTENCY_KEYS_SQL = `
   SELECT ${PREFIXED_COLUMNS}, m.request_hash, m.idempotency_key FROM messages m JOIN channels c ON c.id = m.channel_id
-  WHERE c.name = $1 AND m.sender = $2 AND m.idempotency_key = ANY($3::text[])
+  WHERE c.name = $1 AND m.sender = $2 AND m.idempotency_key = ANY($3::text[]) AND ${readableSql('c.members', { name: '$2', admin: '$4' })}
   ORDER BY m.seq`;
 
 // The thread of each message these seqs name (a reply by inReplyTo alone joins it, see
@@ -220,7 +222,7 @@ ${INSERT_FROM}`;
 
 const FIND_BY_IDEMPOTENCY_KEY_SQL = `
   SELECT ${PREFIXED_COLUMNS}, m.request_hash FROM messages m JOIN channels c ON c.id = m.channel_id
-  WHERE c.name = $1 AND m.sender = $2 AND m.idempotency_key = $3`;
+  WHERE c.name = $1 AND m.sender = $2 AND m.idempotency_key = $3 AND ${readableSql('c.members', { name: '$2', admin: '$4' })}`;
 
 /** Largest bigint: "no upper bound". */
 const MAX_SEQ = '9223372036854775807';
@@ -379,15 +381,14 @@ export class MessagesRepository {
   }
 
   /** The caller's messages in a channel carrying any of these idempotency keys, in seq order. */
-  async findByIdempotencyKeys(channelName: string, sender: string, keys: readonly string[]): Promise<(MessageRow & { request_hash: string | null; idempotency_key: string })[]> {
-    return this.db.query(FIND_BY_IDEMPOTENCY_KEYS_SQL, [channelName, sender, keys]);
+  /** The sender's (the viewer's) messages with these keys, in a channel it may read. */
+  async findByIdempotencyKeys(channelName: string, sender: Viewer, keys: readonly string[]): Promise<(MessageRow & { request_hash: string | null; idempotency_key: string })[]> {
+    return this.db.query(FIND_BY_IDEMPOTENCY_KEYS_SQL, [channelName, sender.name, keys, sender.admin]);
   }
 
-  async findByIdempotencyKey(channelName: string, sender: string, key: string): Promise<(MessageRow & { request_hash: string | null }) | null> {
-    const rows = await this.db.query<MessageRow & { request_hash: string | null }>(
-      FIND_BY_IDEMPOTENCY_KEY_SQL,
-      [channelName, sender, key],
-    );
+  /** As findByIdempotencyKeys, for one key. */
+  async findByIdempotencyKey(channelName: string, sender: Viewer, key: string): Promise<(MessageRow & { request_hash: string | null }) | null> {
+    const rows = await this.db.query<MessageRow & { request_hash: string | null }>(FIND_BY_IDEMPOTENCY_KEY_SQL, [channelName, sender.name, key, sender.admin]);
     return rows[0] ?? null;
   }
 

@@ -89,16 +89,17 @@ export class MessagesService {
     const keys = idempotencyKey ? dto.messages.map((_, i) => batchKey(idempotencyKey, i)) : null;
     const threads = dto.messages.some(joinsRepliedThread) ? await this.threadsRepliedTo(channelName, by, dto.messages) : NO_THREADS;
     const batch = dto.messages.map((m, i) => this.toNewMessage(m, by, threads, keys?.[i] ?? null, keys ? hashRequest(m) : null, `messages.${i}`));
-    if (keys) {
-      const replay = await this.replayBatch(channelName, by, batch);
+    const nextKey = idempotencyKey ? batchKey(idempotencyKey, dto.messages.length) : null;
+    if (nextKey) {
+      const replay = await this.replayBatch(channelName, by, batch, nextKey);
       if (replay) return replay;
     }
     let inserted;
     try {
       inserted = await this.messages.insertBatch(channelName, accessParams(by), batch);
     } catch (e) {
-      if (keys && isUniqueViolation(e, 'messages_idempotency_unique')) {
-        const replay = await this.replayBatch(channelName, by, batch);
+      if (nextKey && isUniqueViolation(e, 'messages_idempotency_unique')) {
+        const replay = await this.replayBatch(channelName, by, batch, nextKey);
         if (replay) return replay;
       }
       throw e;
@@ -157,7 +158,7 @@ export class MessagesService {
   }
 
   private async replay(channelName: string, by: Principal, key: string, requestHash: string): Promise<PostOutcome | null> {
-    const existing = await this.messages.findByIdempotencyKey(channelName, by.name, key);
+    const existing = await this.messages.findByIdempotencyKey(channelName, accessParams(by), key);
     if (!existing) return null;
     if (existing.request_hash !== requestHash) {
       throw new ConflictException(`Idempotency-Key '${key}' was already used with a different request body`);
@@ -165,9 +166,13 @@ export class MessagesService {
     return { message: toMessage(existing, channelName), replayed: true };
   }
 
-  /** A batch retried with its Idempotency-Key: the original messages, when the first one exists. */
-  private async replayBatch(channelName: string, by: Principal, batch: readonly NewMessage[]): Promise<BatchOutcome | null> {
-    const existing = await this.messages.findByIdempotencyKeys(channelName, by.name, batch.map((m) => m.idempotencyKey!));
+  /**
+   * A batch retried with its Idempotency-Key: the original messages, when any of them exists.
+   * `nextKey` (message n's key, one past this batch) tells a shorter batch from the original:
+   * a prefix of it is a different batch too.
+   */
+  private async replayBatch(channelName: string, by: Principal, batch: readonly NewMessage[], nextKey: string): Promise<BatchOutcome | null> {
+    const existing = await this.messages.findByIdempotencyKeys(channelName, accessParams(by), [...batch.map((m) => m.idempotencyKey!), nextKey]);
     if (existing.length === 0) return null;
     const sameBatch =
       existing.length === batch.length && existing.every((row, i) => row.idempotency_key === batch[i].idempotencyKey && row.request_hash === batch[i].requestHash);
