@@ -12,6 +12,21 @@ const FAKE_INPUT_TOKENS = 10;
 const FAKE_OUTPUT_TOKENS = 5;
 /** More than the tiered medium tier (20): such a batch goes to the model. */
 const LARGE_BATCH = 21;
+/** In a channel's description: the fake model fails every call of that channel. */
+const FAILING_MODEL = 'model-always-fails';
+
+const threadSummary = async (client: ApiClient, channel: string, correlationId: string) =>
+  waitFor(async () => {
+    const res = await client.get(`/api/v1/channels/${channel}/threads/${correlationId}/summary`);
+    return res.status === 200 ? res.body : null;
+  }, `the summary of thread ${correlationId}`);
+
+/** A QUERY and its RESPONSE: a thread that opens and closes (its summary job follows the close). */
+async function closeThread(client: ApiClient, channel: string, correlationId: string) {
+  await client.post(`/api/v1/channels/${channel}/messages`, { type: 'QUERY', content: `is ${correlationId} done?`, correlationId });
+  await client.post(`/api/v1/channels/${channel}/messages`, { type: 'RESPONSE', content: `${correlationId} is done`, correlationId });
+  return threadSummary(client, channel, correlationId);
+}
 
 async function refresh(client: ApiClient, channel: string) {
   expect((await client.post(`/api/v1/channels/${channel}/summary/refresh`)).status).toBe(202);
@@ -39,7 +54,8 @@ describe('model budgets per channel', () => {
   let t: TestApp;
 
   beforeAll(async () => {
-    fake = await startFakeAnthropic(() => 'The model wrote this summary.');
+    // A channel described as FAILING_MODEL gets HTTP 500s (the description is in the prompt).
+    fake = await startFakeAnthropic((req) => (req.rawBody.includes(FAILING_MODEL) ? { kind: 'error', status: 500 } : 'The model wrote this summary.'));
     t = await startTestApp('model-budget', {
       inProcessQueue: true,
       env: { ANTHROPIC_API_KEY: 'test', ANTHROPIC_BASE_URL: fake.baseURL, QHORUS_MODEL_CALLS_PER_HOUR: String(CALLS_PER_HOUR), QHORUS_JOB_ATTEMPTS: '1' },
@@ -88,6 +104,34 @@ describe('model budgets per channel', () => {
     expect(failed).toMatchObject({ version: kept.version, text: kept.text, coversThroughSeq: kept.coversThroughSeq });
     expect(failed.lastError).toMatch(/model budget spent/);
     expect(failed.degraded).toMatch(/QHORUS_MODEL_CALLS_PER_HOUR/);
+  });
+
+  it('llm: thread summaries spend the channel\'s budget too; past it a closing message makes no call and the default summarises the thread, saying why', async () => {
+    expect((await t.admin.post('/api/v1/channels', { name: 'closer', summariser: 'llm', summaryThreshold: MANUAL_ONLY })).status).toBe(201);
+    const before = fake.requests.length;
+    const summaries = [];
+    for (let k = 1; k <= CALLS_PER_HOUR + 2; k++) summaries.push(await closeThread(t.admin, 'closer', `close-${k}`));
+    expect(fake.requests.length - before).toBe(CALLS_PER_HOUR);
+    expect(summaries.slice(0, CALLS_PER_HOUR).map((s) => [s.text, s.annotations.tierFallback])).toEqual(Array(CALLS_PER_HOUR).fill(['The model wrote this summary.', undefined]));
+    for (const spent of summaries.slice(CALLS_PER_HOUR)) {
+      expect(spent.annotations.tier).toBe('grouped');
+      expect(spent.annotations.tierFallback).toMatch(/^llm->default: model budget spent: 2 of 2 model calls this hour/);
+    }
+    const samples = await metrics(t);
+    expect(sampleValue(samples, 'qhorus_model_calls_total', { strategy: 'llm', channel: 'closer' })).toBe(CALLS_PER_HOUR);
+    expect(sampleValue(samples, 'qhorus_model_calls_refused_total', { strategy: 'llm', channel: 'closer', budget: 'calls_per_hour' })).toBe(2);
+  });
+
+  it('llm: while the channel\'s summary is cooling down after a model failure, closing a thread calls no model', async () => {
+    expect((await t.admin.post('/api/v1/channels', { name: 'broken', description: FAILING_MODEL, summariser: 'llm', summaryThreshold: MANUAL_ONLY })).status).toBe(201);
+    await postMany(t.admin, 'broken', 2);
+    await refresh(t.admin, 'broken');
+    await waitForSummary(t.admin, 'broken', (s) => s.lastError !== null, 'the failed step');
+    const after = fake.requests.length;
+    const summary = await closeThread(t.admin, 'broken', 'while-down');
+    expect(fake.requests.length).toBe(after);
+    expect(summary.annotations.tierFallback).toMatch(/^llm->default: the channel's summariser is cooling down after a failure: /);
+    expect(summary.text).toContain('while-down');
   });
 
   it('counts a private channel under _private, never by name', async () => {

@@ -34,6 +34,11 @@ const USAGE_SQL = `
 const MARK_DEGRADED_SQL = `UPDATE channel_summaries SET degraded = $2, degraded_at = now() WHERE channel_id = $1::bigint`;
 const CLEAR_DEGRADED_SQL = `UPDATE channel_summaries SET degraded = NULL, degraded_at = NULL WHERE channel_id = $1::bigint AND degraded IS NOT NULL`;
 
+/** The slot's last failure while it is recent: the channel's strategy is cooling down (the failure backoff of summary.repository.ts). */
+const COOLING_DOWN_SQL = `
+  SELECT last_error FROM channel_summaries
+  WHERE channel_id = $1::bigint AND last_error_at > now() - make_interval(secs => $2::double precision / 1000)`;
+
 export interface ModelUsageNow {
   callsThisHour: number;
   tokensToday: number;
@@ -65,5 +70,11 @@ export class ModelUsageRepository {
 
   async clearDegraded(channelId: string): Promise<void> {
     await this.db.query(CLEAR_DEGRADED_SQL, [channelId]);
+  }
+
+  /** The channel summary's last error when it failed within `backoffMs`; null when it did not. */
+  async coolingDown(channelId: string, backoffMs: number): Promise<string | null> {
+    const rows: { last_error: string | null }[] = await this.db.query(COOLING_DOWN_SQL, [channelId, backoffMs]);
+    return rows.length === 0 ? null : (rows[0].last_error ?? 'an earlier failure');
   }
 }

@@ -1,11 +1,22 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { Message, MessageType, SummaryResult } from '@qhorus/api';
+import { EventEmitter2 } from '@nestjs/event-emitter';
+import { Message, MessageType, ModelCallMeter, SummaryResult } from '@qhorus/api';
 import { CONTENT_SUMMARISER, SummariserRegistry } from '@qhorus/blocks-channel-summary';
-import { ContentSummariser, ContentSummariserToSummariser, LevelEvent } from '@qhorus/blocks-summarisation';
+import {
+  ANNOTATION_TIER_FALLBACK,
+  ContentSummariser,
+  ContentSummariserToSummariser,
+  LevelEvent,
+  SummariserUnavailableError,
+  TIER_FALLBACK_REASON_MAX_CHARS,
+} from '@qhorus/blocks-summarisation';
 import { Channel } from '../channels/channel.entity';
 import { ChannelsRepository } from '../channels/channels.repository';
-import { withTimeout } from '../common/with-timeout';
+import { withAbortableTimeout } from '../common/with-timeout';
 import { AppConfig } from '../config/app-config';
+import { ChannelModelMeter } from '../cost/model-budget';
+import { ModelCallEvent } from '../cost/model-call.event';
+import { ModelUsageRepository } from '../cost/model-usage.repository';
 import { toMessage } from '../messages/message.entity';
 import { MessagesRepository } from '../messages/messages.repository';
 import { assertValidSummary } from '../summary/summary-result.validation';
@@ -25,7 +36,11 @@ const MESSAGE_LEVEL = 0;
  * a job lost with a crashed process is found again by the sweep.
  *
  * The summariser is the channel's strategy (its `summariser`), or the default CONTENT_SUMMARISER
- * when that strategy is unavailable (the LLM without a key) or no longer registered.
+ * when that strategy is unavailable (the LLM without a key) or no longer registered. A model call
+ * goes through the channel's budget like the channel summary's own (one meter, the same metrics);
+ * while the channel's summary is cooling down after a failure, or once the model is refused (a
+ * spent budget), the thread is summarised by the default instead, saying why in `tierFallback`:
+ * a closing message never costs a model call the channel's guards would not allow.
  */
 @Injectable()
 export class ClosedThreadSummariser {
@@ -39,6 +54,8 @@ export class ClosedThreadSummariser {
     private readonly threads: ThreadsRepository,
     private readonly summaries: ThreadSummariesRepository,
     private readonly config: AppConfig,
+    private readonly modelUsage: ModelUsageRepository,
+    private readonly events: EventEmitter2,
   ) {}
 
   /** Runs the job; returns whether the thread is due again (it was reopened and closed meanwhile). Throws to be retried. */
@@ -68,8 +85,29 @@ export class ClosedThreadSummariser {
     }
   }
 
+  /** The thread with the channel's strategy, or with the default when the model may not be called now (see the class comment). */
   private async summarise(channel: Channel, correlationId: string, closedSeq: number) {
-    const step = new ContentSummariserToSummariser(this.summariserFor(channel), { preamble: channel.description });
+    const coolingDown = await this.modelUsage.coolingDown(channel.id, this.config.summaryFailureBackoffMs);
+    const strategy = this.summariserFor(channel);
+    if (coolingDown === null || strategy === this.fallback) {
+      try {
+        const modelCalls = new ChannelModelMeter(channel, false, this.modelUsage, this.config, (e) => this.events.emit(ModelCallEvent.NAME, e));
+        return await this.summariseWith(strategy, modelCalls, channel, correlationId, closedSeq);
+      } catch (err) {
+        if (!(err instanceof SummariserUnavailableError) || strategy === this.fallback) throw err;
+        return this.summariseWithFallback(err.message, channel, correlationId, closedSeq);
+      }
+    }
+    return this.summariseWithFallback(`the channel's summariser is cooling down after a failure: ${coolingDown}`, channel, correlationId, closedSeq);
+  }
+
+  private async summariseWithFallback(reason: string, channel: Channel, correlationId: string, closedSeq: number) {
+    const done = await this.summariseWith(this.fallback, undefined, channel, correlationId, closedSeq);
+    const why = `${channel.summariser}->default: ${reason}`.slice(0, TIER_FALLBACK_REASON_MAX_CHARS);
+    return { ...done, result: { text: done.result.text, annotations: { ...done.result.annotations, [ANNOTATION_TIER_FALLBACK]: why } } };
+  }
+
+  private async summariseWith(summariser: ContentSummariser<Message>, modelCalls: ModelCallMeter | undefined, channel: Channel, correlationId: string, closedSeq: number) {
     const key = threadKey(channel.id, correlationId);
     const chunkSize = this.config.QHORUS_SUMMARY_CHUNK_SIZE;
     let result: SummaryResult | null = null;
@@ -82,8 +120,16 @@ export class ClosedThreadSummariser {
       if (rows.length === 0) break;
       const chunk = rows.map((r) => toMessage(r, channel.name));
       const events: LevelEvent<Message>[] = chunk.map((m) => ({ key, level: MESSAGE_LEVEL, at: m.createdAt, payload: m }));
-      result = await withTimeout(step.summarise(events, result), this.config.QHORUS_SUMMARY_TIMEOUT_MS, `thread summariser '${channel.summariser}'`);
-      assertValidSummary(result, channel.summariser);
+      const previous: SummaryResult | null = result;
+      // As in a channel job: past the timeout the call is aborted and awaited (bounded), so a retry never overlaps it.
+      const next: SummaryResult = await withAbortableTimeout(
+        (signal) => new ContentSummariserToSummariser(summariser, { preamble: channel.description, signal, modelCalls }).summarise(events, previous),
+        this.config.QHORUS_SUMMARY_TIMEOUT_MS,
+        this.config.QHORUS_SUMMARY_ABORT_GRACE_MS,
+        `thread summariser '${channel.summariser}'`,
+      );
+      assertValidSummary(next, channel.summariser);
+      result = next;
       if (count === 0) first = chunk[0].seq;
       count += chunk.length;
       last = chunk[chunk.length - 1].seq;

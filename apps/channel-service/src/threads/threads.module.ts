@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ChannelsModule } from '../channels/channels.module';
+import { ModelUsageRepository } from '../cost/model-usage.repository';
 import { MessagesModule } from '../messages/messages.module';
 import { ClosedThreadSummariser } from './closed-thread-summariser';
 import { InboxController } from './inbox.controller';
@@ -10,12 +11,14 @@ import { ThreadsService } from './threads.service';
 
 /**
  * The durable thread index (written by the post statement), its reads (threads, inbox) and the
- * thread-summary job the summary queue runs (ClosedThreadSummariser).
+ * thread-summary job the summary queue runs (ClosedThreadSummariser). ModelUsageRepository is
+ * provided here too (stateless over the global Database): thread summaries spend the channel's
+ * model budget like its summary does.
  */
 @Module({
   imports: [ChannelsModule, MessagesModule],
   controllers: [ThreadsController, InboxController],
-  providers: [ThreadsRepository, ThreadSummariesRepository, ClosedThreadSummariser, ThreadsService],
+  providers: [ThreadsRepository, ThreadSummariesRepository, ClosedThreadSummariser, ThreadsService, ModelUsageRepository],
   exports: [ThreadsRepository, ClosedThreadSummariser, ThreadsService],
 })
 export class ThreadsModule {}
