@@ -10,6 +10,9 @@ import {
   withoutAnnotations,
   withTruncationFlag,
 } from '@qhorus/blocks-summarisation';
+import { HEURISTIC_KEYS, HEURISTIC_TIER } from './heuristic/heuristic-annotation-keys';
+import { HeuristicMessageSummariser } from './heuristic/heuristic-message-summariser';
+import { renderHeuristicReport } from './heuristic/heuristic-report';
 import { ChannelStateTracker, TrackedState } from './state/channel-state-tracker';
 import { groundingFromState } from './state/state-grounding';
 import { STATE_KEY_NAMES } from './state/state-keys';
@@ -68,7 +71,7 @@ export class ChannelSummariser implements SummaryUpdateHook {
     if (ctx.messages.length === 0) return ctx.previous ?? EMPTY_SUMMARY;
     const tracked = this.tracker.track(ctx.previous?.annotations, ctx.messages);
     let grounding: GroundingSection[] | undefined;
-    const result = await this.delegate.summarise(ctx.messages, this.handedPrevious(ctx.previous), {
+    const result = await this.delegate.summarise(ctx.messages, this.handedPrevious(ctx.previous, tracked, ctx.channel.description), {
       preamble: ctx.channel.description,
       signal: ctx.signal,
       modelCalls: ctx.modelCalls,
@@ -97,12 +100,21 @@ export class ChannelSummariser implements SummaryUpdateHook {
     return summaryResult(previous?.text ?? '', this.withState(annotations, this.tracker.track(annotations, messages)));
   }
 
-  /** The previous result as the strategy sees it: text within the cap, no stale cut flag. */
-  private handedPrevious(previous: SummaryResult | null): SummaryResult | null {
+  /**
+   * The previous result as the strategy sees it: text within the cap, no stale cut flag. A
+   * heuristic report is a snapshot of the state, true only when written: a strategy that builds
+   * on the previous text (verbatim lists under it, the LLM edits it) after a switch away from the
+   * heuristic, or a tier change, gets the report of the state as it is after this batch instead,
+   * so its text cannot repeat an answered request as open. The heuristic itself reads no text.
+   */
+  private handedPrevious(previous: SummaryResult | null, tracked: TrackedState, description: string | null | undefined): SummaryResult | null {
     if (previous === null) return null;
     const hasFlag = ANNOTATION_TEXT_TRUNCATED in previous.annotations;
-    if (previous.text.length <= this.textMaxChars && !hasFlag) return previous;
     const annotations = hasFlag ? withoutAnnotations(previous.annotations, [ANNOTATION_TEXT_TRUNCATED]) : previous.annotations;
+    if (previous.annotations[HEURISTIC_KEYS.tier] === HEURISTIC_TIER && !(this.delegate instanceof HeuristicMessageSummariser)) {
+      return summaryResult(renderHeuristicReport(tracked.snapshot, description, this.textMaxChars), annotations);
+    }
+    if (previous.text.length <= this.textMaxChars && !hasFlag) return previous;
     return summaryResult(capText(previous.text, this.textMaxChars).text, annotations);
   }
 

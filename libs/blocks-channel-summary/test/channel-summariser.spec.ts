@@ -1,6 +1,6 @@
 import { ChannelInfo, Message, MessageType, SummaryResult, summaryResult } from '@qhorus/api';
-import { ChannelSummariser, InvalidSummaryError, STATE_KEYS } from '@qhorus/blocks-channel-summary';
-import { ContentSummariser, SummariseOptions, TEXT_CUT_MARKER } from '@qhorus/blocks-summarisation';
+import { ChannelSummariser, HeuristicMessageSummariser, InvalidSummaryError, renderMessage, STATE_KEYS } from '@qhorus/blocks-channel-summary';
+import { ContentSummariser, SummariseOptions, TEXT_CUT_MARKER, VerbatimContentSummariser } from '@qhorus/blocks-summarisation';
 import { message } from './conversation-generator';
 
 type Answer = (items: readonly Message[], previous: SummaryResult | null | undefined) => SummaryResult;
@@ -128,6 +128,19 @@ describe('ChannelSummariser (the composition of a strategy with the state tracke
     await new ChannelSummariser(delegate, { textMaxChars: CAP }).update({ channel, previous, coversThroughSeq: 0, messages: [message(1, { type: MessageType.STATUS, sender: 'a' })] });
     expect(delegate.calls[0].previous?.text.length).toBeLessThanOrEqual(CAP);
     expect(delegate.calls[0].previous?.annotations.k).toBe('v');
+  });
+
+  it('after the heuristic, a strategy that builds on the text gets the report of the state as it is now, not the stale one (a switch to verbatim)', async () => {
+    const asked = message(1, { type: MessageType.QUERY, sender: 'alice', correlationId: 'A', content: 'is A done?' });
+    const before = await new ChannelSummariser(new HeuristicMessageSummariser()).update({ channel, previous: null, coversThroughSeq: 0, messages: [asked] });
+    expect(before.text).toContain('Open threads (1)');
+    const answered = message(2, { type: MessageType.RESPONSE, sender: 'bob', correlationId: 'A', content: 'A is done' });
+    const after = await new ChannelSummariser(new VerbatimContentSummariser(renderMessage)).update({ channel, previous: before, coversThroughSeq: 1, messages: [answered] });
+    expect(json(after, STATE_KEYS.openThreads)).toEqual([]);
+    expect(after.text).not.toContain('Open threads (1)');
+    expect(after.text).toContain('Open threads: none');
+    expect(after.text).toContain('A is done');
+    expect(after.annotations.tier).toBe('verbatim');
   });
 
   it.each([
