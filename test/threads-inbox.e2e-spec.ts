@@ -130,6 +130,19 @@ describe('threads, inbox and MCP resources', () => {
     expect((await thread(alice, 'ops', 'certs-1'))).toMatchObject({ status: 'open', owner: 'carol', closedSeq: null });
   });
 
+  it('a thread\'s page hides EVENT telemetry posted in it, as every read does, unless includeEvents (REST) or include_events (MCP)', async () => {
+    await post(alice, 'ops', { type: 'QUERY', content: 'disk usage?', target: 'bob', correlationId: 'telemetry-7' });
+    await post(bob, 'ops', { type: 'EVENT', content: '{"disk":91}', correlationId: 'telemetry-7' });
+    await post(bob, 'ops', { type: 'RESPONSE', content: '91 percent', correlationId: 'telemetry-7' });
+    const types = (page: { messages: { type: string }[] }) => page.messages.map((m) => m.type);
+    expect(types(await thread(alice, 'ops', 'telemetry-7'))).toEqual(['QUERY', 'RESPONSE']);
+    expect(types((await alice.get('/api/v1/channels/ops/threads/telemetry-7?includeEvents=true')).body)).toEqual(['QUERY', 'EVENT', 'RESPONSE']);
+    expect(types(await useTool(mcpAlice, 'get_thread', { channel: 'ops', correlation_id: 'telemetry-7' }))).toEqual(['QUERY', 'RESPONSE']);
+    expect(types(await useTool(mcpAlice, 'get_thread', { channel: 'ops', correlation_id: 'telemetry-7', include_events: true }))).toEqual(['QUERY', 'EVENT', 'RESPONSE']);
+    const bad = await alice.get('/api/v1/channels/ops/threads/telemetry-7?includeEvents=maybe');
+    expect([bad.status, bad.body.details?.[0]?.field]).toEqual([400, 'includeEvents']);
+  });
+
   it('a COMMAND reopened after DONE shows open again (and in its owner\'s inbox)', async () => {
     await post(carol, 'ops', { type: 'DONE', content: 'certs rotated', correlationId: 'certs-1' });
     expect(await thread(alice, 'ops', 'certs-1')).toMatchObject({ status: 'done' });

@@ -282,7 +282,7 @@ export function pageSql(typesGiven: boolean, present: readonly boolean[], newest
 // messages_channel_correlation_idx serves it (channel_id, correlation_id, seq).
 const THREAD_PAGE_SQL = `
   SELECT ${MESSAGE_COLUMNS} FROM messages
-  WHERE channel_id = $1 AND correlation_id = $2 AND seq > $3
+  WHERE channel_id = $1 AND correlation_id = $2 AND seq > $3 AND ($5 OR type <> 'EVENT')
   ORDER BY seq LIMIT $4`;
 
 @Injectable()
@@ -415,9 +415,9 @@ export class MessagesRepository {
     return page.newest ? rows.reverse() : rows;
   }
 
-  /** Messages of one thread (one correlation id) after `afterSeq`, in seq order, at most `limit`. */
-  async threadPage(channelId: string, correlationId: string, afterSeq: number, limit: number): Promise<MessageRow[]> {
-    return this.db.query(THREAD_PAGE_SQL, [channelId, correlationId, afterSeq, limit]);
+  /** Messages of one thread (one correlation id) after `afterSeq`, in seq order, at most `limit`; EVENTs only with `includeEvents`. */
+  async threadPage(channelId: string, correlationId: string, afterSeq: number, limit: number, includeEvents: boolean): Promise<MessageRow[]> {
+    return this.db.query(THREAD_PAGE_SQL, [channelId, correlationId, afterSeq, limit, includeEvents]);
   }
 }
 

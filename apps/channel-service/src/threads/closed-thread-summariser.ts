@@ -116,7 +116,7 @@ export class ClosedThreadSummariser {
     let count = 0;
     let closedBy: MessageType | null = null;
     for (;;) {
-      const rows = await this.messages.threadPage(channel.id, correlationId, last, chunkSize);
+      const rows = await this.messages.threadPage(channel.id, correlationId, last, chunkSize, true); // the summary sees what a channel summary sees
       if (rows.length === 0) break;
       const chunk = rows.map((r) => toMessage(r, channel.name));
       const events: LevelEvent<Message>[] = chunk.map((m) => ({ key, level: MESSAGE_LEVEL, at: m.createdAt, payload: m }));

@@ -3,7 +3,7 @@ import { ApiBearerAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal } from '../auth/auth.decorators';
 import { Principal } from '../auth/principal';
 import { ListThreadsQuery } from './dto/list-threads.query';
-import { PageQuery } from '../common/page.query';
+import { ThreadPageQuery } from './dto/thread-page.query';
 import { ThreadDetailResponse, ThreadResponse } from './dto/thread.response';
 import { ThreadSummaryResponse } from './dto/thread-summary.response';
 import { ThreadsService } from './threads.service';
@@ -24,7 +24,7 @@ export class ThreadsController {
   /** One thread: its index row, a page of its messages (`afterSeq`, `limit`) and, once closed and summarised, its summary. */
   @Get(':correlationId')
   @ApiOkResponse({ type: ThreadDetailResponse })
-  get(@Param('name') name: string, @Param('correlationId') correlationId: string, @Query() query: PageQuery, @CurrentPrincipal() by: Principal): Promise<ThreadDetailResponse> {
+  get(@Param('name') name: string, @Param('correlationId') correlationId: string, @Query() query: ThreadPageQuery, @CurrentPrincipal() by: Principal): Promise<ThreadDetailResponse> {
     return this.threads.get(name, correlationId, query, by);
   }
 

@@ -7,7 +7,7 @@ import { messageView, toMessage } from '../messages/message.entity';
 import { MessagesRepository } from '../messages/messages.repository';
 import { InboxQuery } from './dto/inbox.query';
 import { ListThreadsQuery } from './dto/list-threads.query';
-import { PageQuery } from '../common/page.query';
+import { ThreadPageQuery } from './dto/thread-page.query';
 import { hasCurrentSummary, Thread } from './thread.entity';
 import { inboxItemView, threadView } from './thread.view';
 import { ThreadSummariesRepository } from './thread-summaries.repository';
@@ -36,10 +36,10 @@ export class ThreadsService {
   }
 
   /** The thread, a page of its messages, and its summary once closed and summarised (else null). */
-  async get(channelName: string, correlationId: string, query: PageQuery, by: Principal) {
+  async get(channelName: string, correlationId: string, query: ThreadPageQuery, by: Principal) {
     const channel = await this.channels.get(channelName, by);
     const thread = await this.findThread(channel, correlationId);
-    const rows = await this.messages.threadPage(channel.id, correlationId, query.afterSeq ?? 0, this.pageLimit(query.limit));
+    const rows = await this.messages.threadPage(channel.id, correlationId, query.afterSeq ?? 0, this.pageLimit(query.limit), query.includeEvents ?? false);
     const summary = hasCurrentSummary(thread) ? await this.summaries.find(channel.id, correlationId) : null;
     return {
       ...threadView(channel.name, thread),

@@ -2288,6 +2288,8 @@ export interface operations {
             query?: {
                 /** @description Only entries with seq greater than this (default 0). */
                 afterSeq?: number;
+                /** @description Include EVENT telemetry (hidden by default, as in every read of messages). */
+                includeEvents?: boolean;
                 /** @description Page size (default and maximum are configured). */
                 limit?: number;
             };

@@ -2,7 +2,7 @@ import { BadRequestException, Injectable } from '@nestjs/common';
 import { THREAD_STATUSES } from '@qhorus/api';
 import { InboxQuery } from '../../threads/dto/inbox.query';
 import { ListThreadsQuery } from '../../threads/dto/list-threads.query';
-import { PageQuery } from '../../common/page.query';
+import { ThreadPageQuery } from '../../threads/dto/thread-page.query';
 import { ThreadsService } from '../../threads/threads.service';
 import { McpTool, McpToolGroup } from '../mcp-tool';
 import { CHANNEL_ARG, channelArg, optional, required, toDto, toolInput } from '../tool-args';
@@ -62,12 +62,13 @@ export class ThreadTools implements McpToolGroup {
           correlation_id: required({ type: 'string', description: 'The thread\'s correlation id.' }),
           after_seq: AFTER_SEQ_ARG('messages'),
           limit: LIMIT_ARG,
+          include_events: optional({ type: 'boolean', description: 'Include EVENT telemetry posted in the thread (default false).' }),
         }),
         annotations: { readOnlyHint: true },
         run: async (args, by) => {
           const channel = channelArg(args);
           const correlationId = correlationIdArg(args);
-          const query = await toDto(PageQuery, args, { after_seq: 'afterSeq', limit: 'limit' }, ['channel', 'correlation_id']);
+          const query = await toDto(ThreadPageQuery, args, { after_seq: 'afterSeq', limit: 'limit', include_events: 'includeEvents' }, ['channel', 'correlation_id']);
           return this.threads.get(channel, correlationId, query, by);
         },
       },
