@@ -157,6 +157,20 @@ describe('MCP: the agents\' tools over Streamable HTTP, with the official client
       expect((await rest.get('/api/v1/channels/mcp-errors')).body.lastSeq).toBe(0);
     });
 
+    it('a 400 a service raises after validation names the tool\'s arguments too (through_seq, in_reply_to), also for a missing one', async () => {
+      await useTool(alice, 'create_channel', { name: 'mcp-service-errors' });
+      await useTool(alice, 'send_message', { channel: 'mcp-service-errors', content: 'the only one' });
+      const past = await callTool(alice, 'mark_read', { channel: 'mcp-service-errors', through_seq: 99 });
+      expect(past).toMatchObject({ isError: true, body: { statusCode: 400, details: [{ field: 'through_seq' }] } });
+      expect(past.text).toMatch(/^Invalid request: through_seq 99 must be at most/);
+      const missing = await callTool(alice, 'mark_read', { channel: 'mcp-service-errors' });
+      expect(missing.body.details.map((d: any) => d.field)).toEqual(['through_seq']);
+      expect(missing.text).not.toMatch(/throughSeq/);
+      const ahead = await callTool(alice, 'send_message', { channel: 'mcp-service-errors', type: 'RESPONSE', content: 'x', in_reply_to: 9999 });
+      expect(ahead).toMatchObject({ isError: true, body: { statusCode: 400, details: [{ field: 'in_reply_to' }] } });
+      expect(ahead.text).toMatch(/^in_reply_to 9999 refers to no earlier message/);
+    });
+
     it('an unknown channel is "not found", as in REST', async () => {
       const outcome = await callTool(alice, 'check_messages', { channel: 'nowhere' });
       const viaRest = await rest.get('/api/v1/channels/nowhere/messages');
@@ -196,7 +210,7 @@ describe('MCP: the agents\' tools over Streamable HTTP, with the official client
     it('an impossible budget is a 400 naming both arguments\' fields', async () => {
       const outcome = await callTool(alice, 'get_channel_context', { channel: 'mcp-errors', keep_last: 100, max_tokens: 300 });
       expect(outcome).toMatchObject({ isError: true, body: { statusCode: 400 } });
-      expect(outcome.text).toMatch(/maxTokens 300 cannot hold keepLast 100/);
+      expect(outcome.text).toMatch(/^max_tokens 300 cannot hold keep_last 100: give max_tokens ≥ \d+ or keep_last ≤ \d+/);
     });
   });
 

@@ -3,6 +3,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { Principal } from '../auth/principal';
 import { ChannelResources } from './channel-resources';
 import { McpTool } from './mcp-tool';
+import { inToolArguments } from './tool-args';
 import { toolError, toolResult } from './tool-result';
 import { AgentTools } from './tools/agent.tools';
 import { ChannelTools } from './tools/channel.tools';
@@ -54,7 +55,8 @@ export class McpServerFactory {
         async (args: unknown, extra: { signal?: AbortSignal }) => {
           try {
             const signals = [extra?.signal, cancelled].filter((s): s is AbortSignal => s !== undefined);
-            return toolResult(await tool.run((args ?? {}) as Record<string, unknown>, by, signals.length > 0 ? AbortSignal.any(signals) : undefined));
+            const signal = signals.length > 0 ? AbortSignal.any(signals) : undefined;
+            return toolResult(await inToolArguments(() => tool.run((args ?? {}) as Record<string, unknown>, by, signal)));
           } catch (error) {
             return toolError(error, this.logger);
           }

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { BadRequestException } from '@nestjs/common';
 import { z } from 'zod/v4';
 import { badTextException, findBadText } from '../common/json-text';
@@ -49,10 +50,33 @@ export function validateDto<T extends object>(dto: new () => T, plain: ToolArgs)
  */
 export async function toDto<T extends object>(dto: new () => T, args: ToolArgs, renames: Record<string, string>, omit: string[] = []): Promise<T> {
   const { plain, from } = renameArgs(args, renames, omit);
+  // Field → argument: the one the caller sent, else the first declared (a missing argument is named too).
+  const names: Record<string, string> = {};
+  for (const [arg, field] of Object.entries(renames)) names[field] ??= arg;
+  Object.assign(names, from);
+  const call = argumentNamesOfCall.getStore();
+  if (call) for (const [field, arg] of Object.entries(names)) call.set(field, arg);
   try {
     return await validateDto(dto, plain);
   } catch (err) {
-    throw inArgumentNames(err, from);
+    throw inArgumentNames(err, names);
+  }
+}
+
+/** Field → argument names of the DTOs the current tool call validated (see inToolArguments). */
+const argumentNamesOfCall = new AsyncLocalStorage<Map<string, string>>();
+
+/**
+ * Runs one tool call so that a 400 raised after validation (by a service: a seq past the
+ * channel's last, a budget rule) names the tool's arguments too, as the validation's own do:
+ * every toDto of the call records its field → argument names.
+ */
+export async function inToolArguments<T>(run: () => Promise<T>): Promise<T> {
+  const names = new Map<string, string>();
+  try {
+    return await argumentNamesOfCall.run(names, run);
+  } catch (err) {
+    throw names.size > 0 ? inArgumentNames(err, Object.fromEntries(names)) : err;
   }
 }
 
@@ -72,14 +96,20 @@ interface ValidationDetail {
  */
 function inArgumentNames(err: unknown, from: Record<string, string>): unknown {
   if (!(err instanceof BadRequestException)) return err;
-  const body = err.getResponse() as { details?: ValidationDetail[] };
+  const body = err.getResponse() as { message?: unknown; details?: ValidationDetail[] };
   if (!Array.isArray(body.details)) return err;
+  const renamed = new Map<string, string>();
   const details = body.details.map(({ field, problems }) => {
     const [head, ...rest] = field.split('.');
     const arg = from[head] ?? head;
+    if (arg !== head) renamed.set(head, arg);
     return { field: [arg, ...rest].join('.'), problems: problems.map((p) => (p.startsWith(`${head} `) ? `${arg}${p.slice(head.length)}` : p)) };
   });
-  return new BadRequestException({ message: validationMessage(details), details });
+  if (renamed.size === 0) return err;
+  // A service's message is its own sentence ("inReplyTo 9 refers to …"): the field's name is replaced in it, word for word.
+  const own = typeof body.message === 'string' && body.message !== validationMessage(body.details) ? body.message : null;
+  const message = own === null ? validationMessage(details) : [...renamed].reduce((text, [head, arg]) => text.replace(new RegExp(`\\b${head}\\b`, 'g'), arg), own);
+  return new BadRequestException({ message, details });
 }
 
 function renameArgs(args: ToolArgs, renames: Record<string, string>, omit: string[] = []): { plain: ToolArgs; from: Record<string, string> } {
