@@ -89,8 +89,8 @@ describe('the qhorus CLI, spawned against the real service', () => {
       child = undefined;
     });
 
-    async function tail(args: string[], extraEnv: Record<string, string> = {}) {
-      child = spawn(process.execPath, [BIN, 'tail', 'cli-room', ...args], { cwd: ROOT, env: { PATH: process.env.PATH, ...env, ...extraEnv } });
+    async function tail(args: string[], extraEnv: Record<string, string> = {}, channel = 'cli-room') {
+      child = spawn(process.execPath, [BIN, 'tail', channel, ...args], { cwd: ROOT, env: { PATH: process.env.PATH, ...env, ...extraEnv } });
       let out = '';
       child.stdout!.on('data', (d) => (out += d));
       const exited = new Promise<number | null>((r) => child!.on('exit', (code) => r(code)));
@@ -109,6 +109,15 @@ describe('the qhorus CLI, spawned against the real service', () => {
       expect(line.replace(ANSI_ALL, '')).toMatch(/^#\d+ \d\d:\d\d:\d\d FAILURE {2}admin \[corr run-1 · topic general\]: the suite fails$/);
       child!.kill('SIGINT');
       expect(await t1.exited).toBe(0);
+    });
+
+    it('with no --after-seq replays the newest 10 messages it shows (EVENT telemetry after them does not push them out)', async () => {
+      expect((await t.admin.post('/api/v1/channels', { name: 'cli-telemetry' })).status).toBe(201);
+      await t.admin.post('/api/v1/channels/cli-telemetry/messages', { type: 'STATUS', content: 'the one message' });
+      for (let i = 0; i < 12; i++) await t.admin.post('/api/v1/channels/cli-telemetry/messages', { type: 'EVENT', content: `cpu ${i}` });
+      const t3 = await tail([], {}, 'cli-telemetry');
+      await waitFor(async () => t3.output().includes('the one message') || null, 'the replay');
+      expect(t3.output()).not.toContain('cpu');
     });
 
     it('--json prints one event per line, as the stream carries it', async () => {

@@ -1,4 +1,6 @@
 import Anthropic from '@anthropic-ai/sdk';
+import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
+import { AddressInfo } from 'node:net';
 import { ChannelEvent, QhorusClient, QhorusError } from '@qhorus/client';
 import { LongPollWaits } from '../apps/channel-service/src/messages/long-poll-waits';
 import { freePort } from './support/free-port';
@@ -43,6 +45,24 @@ function cutAfterFirstMessage(res: Response): Response {
     },
   });
   return new Response(body, { status: res.status, headers: res.headers });
+}
+
+/** A server that is not Qhorus, answering every request with `answer` (or never); counts the requests. */
+async function foreignServer(answer: ((req: IncomingMessage, res: ServerResponse) => void) | null): Promise<{ url: string; requests: () => number; close: () => Promise<void> }> {
+  let requests = 0;
+  const server: Server = createServer((req, res) => {
+    requests++;
+    if (answer) answer(req, res);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    requests: () => requests,
+    close: () => new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
+  };
 }
 
 describe('@qhorus/client against the real service', () => {
@@ -254,6 +274,25 @@ describe('@qhorus/client against the real service', () => {
     const nowhere = new QhorusClient({ baseUrl: `http://127.0.0.1:${await freePort()}`, token: 'x', postAttempts: 2, retryDelayMs: 1 });
     const unreachable = await failure(nowhere.postMessage('any', { content: 'x' }));
     expect(unreachable).toMatchObject({ statusCode: 0, error: 'Unreachable', unreachable: true, message: expect.stringContaining('ECONNREFUSED') });
+  });
+
+  it('errors: something else at the URL is said to be so, once: an HTML page, a 2xx that is not JSON (not retried), a server that never answers (timeout)', async () => {
+    const html = await foreignServer((_, res) => res.writeHead(404, { 'content-type': 'text/html' }).end('<!DOCTYPE HTML>\n<html>\n<body>File not found</body>\n</html>'));
+    const okHtml = await foreignServer((_, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html>hi</html>'));
+    const silent = await foreignServer(null);
+    try {
+      const notFound = await failure(new QhorusClient({ baseUrl: html.url, token: 'x' }).listChannels());
+      expect(notFound).toMatchObject({ statusCode: 404, message: "an HTML page, not the API's JSON: is it a Qhorus service?" });
+      const client = new QhorusClient({ baseUrl: okHtml.url, token: 'x', postAttempts: 3, retryDelayMs: 1 });
+      const unreadable = await failure(client.postMessage('any', { content: 'x' }));
+      expect(unreadable).toMatchObject({ statusCode: 200, error: 'Unreadable Answer', unreachable: false, retryable: false });
+      expect(unreadable.message).toMatch(/answered 200 with a body that is not the API's JSON \(text\/html\): is it a Qhorus service\?/);
+      expect(okHtml.requests()).toBe(1); // answered: a retry could post twice
+      const waiting = await failure(new QhorusClient({ baseUrl: silent.url, token: 'x', timeoutMs: 200 }).listChannels());
+      expect(waiting).toMatchObject({ statusCode: 0, unreachable: true, message: expect.stringContaining('no answer within 200 ms') });
+    } finally {
+      await Promise.all([html.close(), okHtml.close(), silent.close()]);
+    }
   });
 
   it('operations: health, liveness, metrics and MCP', async () => {

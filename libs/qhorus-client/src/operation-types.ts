@@ -20,4 +20,6 @@ export interface CallArgs<K extends OperationId> {
   body?: BodyOf<K>;
   headers?: Record<string, string>;
   signal?: AbortSignal;
+  /** This call's timeout instead of the client's (a long poll waits longer). */
+  timeoutMs?: number;
 }

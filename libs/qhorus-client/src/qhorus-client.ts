@@ -30,9 +30,15 @@ export interface QhorusClientOptions {
   /** First retry delay of a post; doubles per attempt (with jitter) up to `maxRetryDelayMs`. */
   retryDelayMs?: number;
   maxRetryDelayMs?: number;
+  /**
+   * How long a call waits for its answer before failing as unreachable (a server that accepts
+   * the connection and never answers). A long poll waits its `waitMs` on top of this.
+   */
+  timeoutMs?: number;
 }
 
 export const DEFAULT_POST_ATTEMPTS = 4;
+export const DEFAULT_TIMEOUT_MS = 30_000;
 export const DEFAULT_RETRY_DELAY_MS = 200;
 export const DEFAULT_MAX_RETRY_DELAY_MS = 5_000;
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
@@ -40,7 +46,7 @@ export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 /** Long-poll filters and bounds (DESIGN §6: `GET …/messages?afterSeq=&waitMs=`). */
 export interface WaitForMessagesOptions {
   afterSeq: number;
-  /** How long the service holds the request open when nothing new is there (it caps this below 60 s). */
+  /** How long the service holds the request open when nothing new is there (at most its QHORUS_LONG_POLL_MAX_MS, 30 s by default: more is a 400). */
   waitMs: number;
   includeEvents?: boolean;
   /** Only these types (sent as a comma list). */
@@ -68,6 +74,7 @@ export class QhorusClient {
   private readonly postAttempts: number;
   private readonly retryDelayMs: number;
   private readonly maxRetryDelayMs: number;
+  private readonly timeoutMs: number;
 
   constructor(options: QhorusClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
@@ -76,6 +83,7 @@ export class QhorusClient {
     this.postAttempts = options.postAttempts ?? DEFAULT_POST_ATTEMPTS;
     this.retryDelayMs = options.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS;
     this.maxRetryDelayMs = options.maxRetryDelayMs ?? DEFAULT_MAX_RETRY_DELAY_MS;
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.api = createClient<paths>({ baseUrl: this.baseUrl, fetch: (request) => this.fetchImpl(request), headers: this.authHeaders() });
   }
 
@@ -84,12 +92,16 @@ export class QhorusClient {
     const op = OPERATIONS[id];
     const pathParams = (args.path ?? {}) as Record<string, string>;
     const described = `${op.method} ${this.baseUrl}${op.path.replace(/\{(\w+)\}/g, (_, k: string) => encodeURIComponent(pathParams[k] ?? `{${k}}`))}`;
+    const timeout = AbortSignal.timeout(args.timeoutMs ?? this.timeoutMs);
+    // Set once an answer arrived: a failure after it is an answer that could not be read, not an unreachable service.
+    let answered: Response | undefined;
     const init = {
       params: { path: args.path, query: args.query },
       body: args.body,
       headers: args.headers,
-      signal: args.signal,
+      signal: args.signal ? AbortSignal.any([args.signal, timeout]) : timeout,
       parseAs: op.produces === 'text/plain' ? 'text' : 'json',
+      fetch: async (request: Request) => (answered = await this.fetchImpl(request)),
     };
     let result: { data?: unknown; error?: unknown; response: Response };
     try {
@@ -97,7 +109,8 @@ export class QhorusClient {
       const request = this.api.request as unknown as (method: string, path: string, init: unknown) => Promise<typeof result>;
       result = await request(op.method.toLowerCase(), op.path, init);
     } catch (err) {
-      throw QhorusError.unreachable(described, err);
+      if (answered && !timeout.aborted && !args.signal?.aborted) throw QhorusError.unreadable(described, answered, err);
+      throw QhorusError.unreachable(described, timeout.aborted ? new Error(`no answer within ${args.timeoutMs ?? this.timeoutMs} ms`) : err);
     }
     const { response } = result;
     if (!response.ok) throw QhorusError.fromAnswer(response.status, response.statusText, result.error, described, response.headers.get('retry-after'));
@@ -192,7 +205,7 @@ export class QhorusClient {
   async waitForMessages(channel: string, options: WaitForMessagesOptions): Promise<Message[]> {
     const { signal, type, ...rest } = options;
     const query = { ...rest, ...(type ? { type: type.join(',') } : {}) } as Query<'MessagesController_list'>;
-    return this.call('MessagesController_list', { path: { name: channel }, query, signal });
+    return this.call('MessagesController_list', { path: { name: channel }, query, signal, timeoutMs: options.waitMs + this.timeoutMs });
   }
 
   // Summary

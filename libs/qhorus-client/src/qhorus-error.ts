@@ -44,8 +44,18 @@ export class QhorusError extends Error implements ApiErrorBody {
   static fromAnswer(status: number, statusText: string, body: unknown, request: string, retryAfter: string | null): QhorusError {
     const retryAfterMs = parseRetryAfter(retryAfter);
     if (isApiErrorBody(body)) return new QhorusError(body, request, { retryAfterMs });
-    const message = typeof body === 'string' && body.trim() ? body.trim().slice(0, MAX_FOREIGN_MESSAGE) : `${status} ${statusText}`.trim();
+    const message = typeof body === 'string' && body.trim() ? foreignMessage(body) : `${status} ${statusText}`.trim();
     return new QhorusError({ statusCode: status, error: statusText || 'Error', message }, request, { retryAfterMs });
+  }
+
+  /**
+   * An answer whose body could not be read as the API's JSON (a 2xx from something else at that
+   * URL): not retried, since it was answered. `statusCode` is the answer's status.
+   */
+  static unreadable(request: string, response: Response, cause: unknown): QhorusError {
+    const type = response.headers.get('content-type') ?? 'no content type';
+    const message = `${request.replace(/^\S+ /, '')} answered ${response.status} with a body that is not the API's JSON (${type}): is it a Qhorus service? (${describeCause(cause)})`;
+    return new QhorusError({ statusCode: response.status, error: 'Unreadable Answer', message }, request, { cause });
   }
 
   static unreachable(request: string, cause: unknown): QhorusError {
@@ -56,6 +66,14 @@ export class QhorusError extends Error implements ApiErrorBody {
 
 /** How much of a foreign (non-API) error body becomes the message. */
 const MAX_FOREIGN_MESSAGE = 200;
+
+/** A foreign error body as one line: an HTML page is named, not shown; other text gives its first line. */
+function foreignMessage(body: string): string {
+  const text = body.trim();
+  if (text.startsWith('<')) return 'an HTML page, not the API\'s JSON: is it a Qhorus service?';
+  const firstLine = text.split('\n', 1)[0].trim();
+  return firstLine.slice(0, MAX_FOREIGN_MESSAGE);
+}
 const MS_PER_SECOND = 1000;
 
 function isApiErrorBody(body: unknown): body is ApiErrorBody {

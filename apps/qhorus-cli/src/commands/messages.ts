@@ -55,10 +55,13 @@ export function tailCommand(): Command {
       const controller = new AbortController();
       process.once('SIGINT', () => controller.abort());
       process.once('SIGTERM', () => controller.abort());
-      const afterSeq = opts.afterSeq ?? Math.max(0, (await client.getChannel(channel)).lastSeq - TAIL_REPLAY);
-      // Replay what is already there, then go live from its last seq.
-      let last = afterSeq;
-      for (const m of await client.listMessages(channel, { afterSeq, includeEvents: opts.events })) {
+      // Replay what is already there (the newest TAIL_REPLAY shown, EVENTs counted only when shown), then go live from its last seq.
+      let last = opts.afterSeq ?? 0;
+      const replay =
+        opts.afterSeq === undefined
+          ? await client.listMessages(channel, { tail: TAIL_REPLAY, includeEvents: opts.events })
+          : await client.listMessages(channel, { afterSeq: opts.afterSeq, includeEvents: opts.events });
+      for (const m of replay) {
         last = m.seq;
         process.stdout.write(json ? `${JSON.stringify({ event: 'message.posted', id: String(m.seq), data: m })}\n` : `${messageLine(m)}\n`);
       }
