@@ -265,6 +265,8 @@ describe('MCP: the agents\' tools over Streamable HTTP, with the official client
       expect(broken.status).toBe(400);
       expect(broken.body).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: expect.stringMatching(/^Parse error: Body is not valid JSON/) } });
 
+      const empty = await post('');
+      expect(empty).toEqual({ status: 400, body: { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: the body is empty; POST a JSON-RPC message' } } });
       const call = await post(JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { arguments: [1] } }));
       expect(call.status).toBe(200);
       expect(call.body).toMatchObject({ jsonrpc: '2.0', id: 3, error: { code: -32602 } });

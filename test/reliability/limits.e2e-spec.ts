@@ -85,7 +85,7 @@ describe('limits: JSON depth, body size, page size, malformed input; the default
 
   it.each([
     ['malformed JSON', '{"content": ', 'application/json', 400],
-    ['an empty JSON body', '', 'application/json', 400],
+    ['an empty JSON body (no body: the fields are missing)', '', 'application/json', 400],
     ['a body in a media type the API does not speak', '<content>x</content>', 'application/xml', 415],
   ])('answers %s with a 4xx in the API error shape, never a 500', async (_, body, contentType, status) => {
     const res = await fetch(`${t.baseUrl}/api/v1/channels/shapes/messages`, {
@@ -94,7 +94,7 @@ describe('limits: JSON depth, body size, page size, malformed input; the default
       body,
     });
     expect(res.status).toBe(status);
-    expect(await res.json()).toEqual({ statusCode: status, error: expect.any(String), message: expect.any(String) });
+    expect(await res.json()).toMatchObject({ statusCode: status, error: expect.any(String), message: expect.any(String) });
   });
 
   it('answers a URL that cannot be decoded, and an unknown route, in the API error shape', async () => {

@@ -39,7 +39,8 @@ export function registerJsonBodyParser(fastify: ParserHost): void {
     done(new UnsupportedMediaTypeException(`Unsupported Media Type: send the body as ${JSON_CONTENT_TYPE}`)),
   );
   fastify.addContentTypeParser(JSON_CONTENT_TYPE, { parseAs: 'string' }, (_request, body, done) => {
-    if (body.length === 0) return done(new InvalidJsonBodyException(`Body is empty but content-type is ${JSON_CONTENT_TYPE}`));
+    // No body, only the header (many clients send it on every request): as if no body was sent.
+    if (body.length === 0) return done(null, undefined);
     try {
       done(null, secureJson.parse(body, undefined, { protoAction: 'error', constructorAction: 'error' }));
     } catch (err) {

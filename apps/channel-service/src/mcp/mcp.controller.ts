@@ -36,6 +36,10 @@ export class McpController {
   @ApiOperation({ summary: 'MCP JSON-RPC over Streamable HTTP (stateless); tools/list names the tools' })
   @ApiOkResponse({ type: JsonRpcResponse, description: 'The JSON-RPC answer (an MCP result or a JSON-RPC error)' })
   async handle(@Req() req: FastifyRequest, @Res() reply: FastifyReply, @CurrentPrincipal() by: Principal): Promise<void> {
+    if (req.body === undefined) {
+      reply.hijack();
+      return writeJsonRpc(reply.raw, HttpStatus.BAD_REQUEST, jsonRpcError(JSON_RPC_ERRORS.parseError, 'Parse error: the body is empty; POST a JSON-RPC message'));
+    }
     const invalid = invalidParamsAnswer(req.body);
     if (invalid) {
       reply.hijack();
