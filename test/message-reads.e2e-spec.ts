@@ -112,7 +112,7 @@ describe('message reads: filters, backward paging, read cursors', () => {
     for (const throughSeq of [-1, 1.5, '1', null]) expect((await bob.post('/api/v1/channels/short/read', { throughSeq })).body.details[0].field).toBe('throughSeq');
     expect((await bob.get('/api/v1/channels/short')).body).toMatchObject({ readThroughSeq: 1, unread: 0 });
     const mcpPast = await callTool(bobMcp, 'mark_read', { channel: 'short', through_seq: 99 });
-    expect(mcpPast.body).toMatchObject({ statusCode: 400, details: [{ field: 'throughSeq' }] });
+    expect(mcpPast.body).toMatchObject({ statusCode: 400, details: [{ field: 'through_seq' }] }); // the tool's argument
 
     await alice.post('/api/v1/channels', { name: 'secret-read', members: ['bob'] });
     expect((await carol.post('/api/v1/channels/secret-read/read', { throughSeq: 0 })).status).toBe(404);

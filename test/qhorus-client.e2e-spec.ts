@@ -282,7 +282,7 @@ describe('@qhorus/client against the real service', () => {
     const silent = await foreignServer(null);
     try {
       const notFound = await failure(new QhorusClient({ baseUrl: html.url, token: 'x' }).listChannels());
-      expect(notFound).toMatchObject({ statusCode: 404, message: "an HTML page, not the API's JSON: is it a Qhorus service?" });
+      expect(notFound).toMatchObject({ statusCode: 404, message: "404 Not Found (an HTML page, not the API's JSON)" });
       const client = new QhorusClient({ baseUrl: okHtml.url, token: 'x', postAttempts: 3, retryDelayMs: 1 });
       const unreadable = await failure(client.postMessage('any', { content: 'x' }));
       expect(unreadable).toMatchObject({ statusCode: 200, error: 'Unreadable Answer', unreachable: false, retryable: false });

@@ -44,7 +44,7 @@ export class QhorusError extends Error implements ApiErrorBody {
   static fromAnswer(status: number, statusText: string, body: unknown, request: string, retryAfter: string | null): QhorusError {
     const retryAfterMs = parseRetryAfter(retryAfter);
     if (isApiErrorBody(body)) return new QhorusError(body, request, { retryAfterMs });
-    const message = typeof body === 'string' && body.trim() ? foreignMessage(body) : `${status} ${statusText}`.trim();
+    const message = typeof body === 'string' && body.trim() ? foreignMessage(body, `${status} ${statusText}`.trim()) : `${status} ${statusText}`.trim();
     return new QhorusError({ statusCode: status, error: statusText || 'Error', message }, request, { retryAfterMs });
   }
 
@@ -67,10 +67,10 @@ export class QhorusError extends Error implements ApiErrorBody {
 /** How much of a foreign (non-API) error body becomes the message. */
 const MAX_FOREIGN_MESSAGE = 200;
 
-/** A foreign error body as one line: an HTML page is named, not shown; other text gives its first line. */
-function foreignMessage(body: string): string {
+/** A foreign error body as one line: an HTML page (a proxy's, another server's) is named, not shown; other text gives its first line. */
+function foreignMessage(body: string, status: string): string {
   const text = body.trim();
-  if (text.startsWith('<')) return 'an HTML page, not the API\'s JSON: is it a Qhorus service?';
+  if (text.startsWith('<')) return `${status} (an HTML page, not the API's JSON)`;
   const firstLine = text.split('\n', 1)[0].trim();
   return firstLine.slice(0, MAX_FOREIGN_MESSAGE);
 }

@@ -55,7 +55,7 @@ describe('QhorusClient (fake fetch)', () => {
   it('turns a foreign error page into the typed error too', async () => {
     const f = scripted(() => new Response('<html>502 Bad Gateway</html>', { status: 502, statusText: 'Bad Gateway' }));
     const error = await new QhorusClient({ baseUrl: BASE, fetch: f.impl }).getChannel('c').catch((e: unknown) => e);
-    expect(error).toMatchObject({ name: 'QhorusError', statusCode: 502, error: 'Bad Gateway', message: '<html>502 Bad Gateway</html>', request: 'GET http://qhorus.test/api/v1/channels/c' });
+    expect(error).toMatchObject({ name: 'QhorusError', statusCode: 502, error: 'Bad Gateway', message: "502 Bad Gateway (an HTML page, not the API's JSON)", request: 'GET http://qhorus.test/api/v1/channels/c' });
   });
 
   it('events: resumes with the newest seq and summary version as Last-Event-ID, and drops what a replay repeats', async () => {
