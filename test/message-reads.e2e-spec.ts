@@ -102,6 +102,23 @@ describe('message reads: filters, backward paging, read cursors', () => {
     expect(seqs(await messages(bob, 'inbox-ish', 'unreadOnly=true&afterSeq=4'))).toEqual([5]);
   });
 
+  it('check_messages: nextAfterSeq continues past what the page hid, so paging never goes back and mark_read can reach lastSeq', async () => {
+    await alice.post('/api/v1/channels', { name: 'telemetry-tail', summaryThreshold: 1000 });
+    await alice.post('/api/v1/channels/telemetry-tail/messages', { content: 'hello' }); // 1
+    await alice.post('/api/v1/channels/telemetry-tail/messages', { type: 'EVENT', content: 'cpu 3%' }); // 2
+    const unread = await useTool(bobMcp, 'check_messages', { channel: 'telemetry-tail', unread_only: true });
+    expect([seqs(unread.messages), unread.afterSeq, unread.nextAfterSeq]).toEqual([[1], 0, 2]);
+    expect(await useTool(bobMcp, 'mark_read', { channel: 'telemetry-tail', through_seq: unread.nextAfterSeq })).toMatchObject({ readThroughSeq: 2, unread: 0 });
+    // Nothing unread: the page starts at the cursor and continues there, not from 0.
+    const none = await useTool(bobMcp, 'check_messages', { channel: 'telemetry-tail', unread_only: true });
+    expect([seqs(none.messages), none.afterSeq, none.nextAfterSeq]).toEqual([[], 2, 2]);
+    // A filter that matches nothing has still read the channel through its last seq.
+    expect((await useTool(bobMcp, 'check_messages', { channel: 'mixed', type: 'DECLINE' })).nextAfterSeq).toBe(8);
+    // A full page continues after its last message (more may follow).
+    expect((await useTool(bobMcp, 'check_messages', { channel: 'mixed', limit: 2 })).nextAfterSeq).toBe(2);
+    expect((await useTool(bobMcp, 'check_messages', { channel: 'mixed', after_seq: 2, before_seq: 6, limit: 10 })).nextAfterSeq).toBe(5);
+  });
+
   it('refuses a cursor past lastSeq (400 naming throughSeq and lastSeq) and writes nothing; hides private channels with a 404', async () => {
     await alice.post('/api/v1/channels', { name: 'short' });
     await alice.post('/api/v1/channels/short/messages', { content: 'one' });

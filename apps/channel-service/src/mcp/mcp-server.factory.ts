@@ -21,8 +21,9 @@ export const MCP_INSTRUCTIONS =
   'get_channel_context for a ready-made prompt within a token budget. Post with send_message; answer a QUERY or ' +
   'COMMAND with RESPONSE and its correlation_id. check_inbox lists the requests waiting for you across channels; ' +
   'list_threads and get_thread follow one request. Each channel\'s summary and context are also resources ' +
-  '(qhorus://channels/{name}/summary, qhorus://channels/{name}/context). To wait for an answer or for ' +
-  'work addressed to you, call wait_for_messages (addressed_to_me=true) instead of polling; mark_read records how far you have read.';
+  '(qhorus://channels/{name}/summary, qhorus://channels/{name}/context). Instead of polling, call wait_for_messages: ' +
+  'with correlation_id=<your request\'s correlation id> to wait for its answer, with addressed_to_me=true to wait for work ' +
+  'sent to you; mark_read records how far you have read.';
 
 /**
  * Builds one MCP server for one request, bound to the caller: the transport is stateless, so

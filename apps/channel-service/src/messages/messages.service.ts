@@ -122,6 +122,17 @@ export class MessagesService {
    * matching after `afterSeq` yet, it waits for the first matching post (`signal`: the caller left).
    */
   async list(channelName: string, query: ListMessagesQuery, by: Principal, signal?: AbortSignal): Promise<Message[]> {
+    return (await this.readPage(channelName, query, by, signal)).messages;
+  }
+
+  /**
+   * As `list`, with where the page started (`afterSeq`: after the read cursor with `unreadOnly`)
+   * and where the next page starts (`nextAfterSeq`). A forward page that is not full has seen
+   * everything up to the channel's last seq as read first (within `beforeSeq`): it continues from
+   * there, so messages it hides (EVENTs, filtered out) are not read again and the cursor can reach
+   * `lastSeq`. A full page continues after its last message.
+   */
+  async readPage(channelName: string, query: ListMessagesQuery, by: Principal, signal?: AbortSignal): Promise<{ messages: Message[]; afterSeq: number; nextAfterSeq: number }> {
     const waitMs = query.waitMs ?? 0;
     this.assertWaitable(query, waitMs);
     const channel = await this.channels.get(channelName, by);
@@ -140,7 +151,11 @@ export class MessagesService {
     // After a sleep the caller's access is checked again: a member removed meanwhile reads nothing more.
     const access = { by, recheck: () => this.channels.get(channelName, by) };
     const rows = waitMs > 0 ? await this.waits.wait(access, channel.id, waitMs, read, wakes, signal) : await read();
-    return rows.map((r: MessageRow) => toMessage(r, channel.name));
+    const messages = rows.map((r: MessageRow) => toMessage(r, channel.name));
+    const lastShown = messages.length > 0 ? messages[messages.length - 1].seq : afterSeq;
+    const seenThrough = page.beforeSeq === null ? channel.lastSeq : Math.min(channel.lastSeq, page.beforeSeq - 1);
+    const complete = !page.newest && messages.length < page.limit;
+    return { messages, afterSeq, nextAfterSeq: complete ? Math.max(lastShown, seenThrough) : lastShown };
   }
 
   /** The long-poll bounds, checked before anything is read. */

@@ -41,7 +41,7 @@ export class ChannelTools implements McpToolGroup {
         description:
           'Creates a channel with an empty summary slot. The summary then keeps itself current in the background: it ' +
           'updates once update_after_messages messages are not yet in it, or update_after_seconds after the last update. ' +
-          'members makes the channel private to those agents (you are added); anyone else gets "not found". Fails if the ' +
+          'members (a non-empty list) makes the channel private to those agents (you are added); anyone else gets "not found". Fails if the ' +
           'name is taken. Returns the channel, with warnings if the chosen summariser is unavailable.',
         input: toolInput({
           name: required({ type: 'string', description: 'Channel name: a slug of 1-64 characters a-z, 0-9, ".", "_" or "-".' }),

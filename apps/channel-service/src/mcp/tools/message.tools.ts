@@ -86,9 +86,8 @@ export class MessageTools implements McpToolGroup {
         run: async (args, by) => {
           const channel = channelArg(args);
           const query = await toDto(ListMessagesQuery, args, CHECK_RENAMES, ['channel']);
-          const messages = await this.messages.list(channel, query, by);
-          const afterSeq = query.afterSeq ?? 0;
-          return { channel, afterSeq, messages: messages.map(messageView), nextAfterSeq: messages[messages.length - 1]?.seq ?? afterSeq };
+          const { messages, afterSeq, nextAfterSeq } = await this.messages.readPage(channel, query, by);
+          return { channel, afterSeq, messages: messages.map(messageView), nextAfterSeq };
         },
       },
       {
@@ -96,8 +95,9 @@ export class MessageTools implements McpToolGroup {
         description:
           'Blocks until a message with seq > after_seq arrives in the channel (or one is already there), then returns ' +
           'it and any others after after_seq; returns an empty list (timedOut true) after timeout_s. addressed_to_me: ' +
-          'only messages whose target is you (a QUERY or COMMAND for you, a HANDOFF to you). Use it to wait for the ' +
-          'answer to a question you asked or for work sent to you, instead of polling check_messages. Continue with ' +
+          'only messages whose target is you (a QUERY or COMMAND for you, a HANDOFF to you): use it to wait for work ' +
+          'sent to you. An answer to your own request carries no target: to wait for it, pass correlation_id (the ' +
+          "request's correlation id) instead. Either way it replaces polling check_messages. Continue with " +
           'after_seq = nextAfterSeq.',
         input: toolInput({
           channel: CHANNEL_ARG,
@@ -121,9 +121,8 @@ export class MessageTools implements McpToolGroup {
           if (query.afterSeq === undefined) query.afterSeq = (await this.channels.get(channel, by)).lastSeq;
           if (addressedToMe) query.target = by.name;
           query.waitMs = waitMs;
-          const messages = await this.messages.list(channel, query, by, signal);
-          const afterSeq = query.afterSeq;
-          return { channel, afterSeq, messages: messages.map(messageView), nextAfterSeq: messages[messages.length - 1]?.seq ?? afterSeq, timedOut: messages.length === 0 };
+          const { messages, afterSeq, nextAfterSeq } = await this.messages.readPage(channel, query, by, signal);
+          return { channel, afterSeq, messages: messages.map(messageView), nextAfterSeq, timedOut: messages.length === 0 };
         },
       },
     ];
