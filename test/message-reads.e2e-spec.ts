@@ -119,6 +119,15 @@ describe('message reads: filters, backward paging, read cursors', () => {
     expect((await useTool(bobMcp, 'check_messages', { channel: 'mixed', after_seq: 2, before_seq: 6, limit: 10 })).nextAfterSeq).toBe(5);
   });
 
+  it('an afterSeq past the channel\'s last seq is a 400 naming it (a read or a wait from there would skip what comes next)', async () => {
+    const ahead = await bob.get('/api/v1/channels/mixed/messages?afterSeq=9');
+    expect([ahead.status, ahead.body.details?.[0]?.field]).toEqual([400, 'afterSeq']);
+    expect(ahead.body.message).toBe("Invalid request: afterSeq must not be past the channel's last seq (8): after 9, the messages up to it would be skipped");
+    const waiting = await callTool(bobMcp, 'wait_for_messages', { channel: 'mixed', after_seq: 99999, timeout_s: 0 });
+    expect(waiting).toMatchObject({ isError: true, body: { statusCode: 400, details: [{ field: 'after_seq' }] } });
+    expect((await bob.get('/api/v1/channels/mixed/messages?afterSeq=8')).body).toEqual([]);
+  });
+
   it('refuses a cursor past lastSeq (400 naming throughSeq and lastSeq) and writes nothing; hides private channels with a 404', async () => {
     await alice.post('/api/v1/channels', { name: 'short' });
     await alice.post('/api/v1/channels/short/messages', { content: 'one' });

@@ -136,6 +136,7 @@ export class MessagesService {
     const waitMs = query.waitMs ?? 0;
     this.assertWaitable(query, waitMs);
     const channel = await this.channels.get(channelName, by);
+    if (query.afterSeq !== undefined && query.afterSeq > channel.lastSeq) throw afterSeqAheadOfChannel(query.afterSeq, channel.lastSeq);
     const filter = toFilter(query);
     let afterSeq = query.afterSeq ?? 0;
     if (query.unreadOnly) afterSeq = Math.max(afterSeq, await this.channels.readCursor(channel, by));
@@ -284,4 +285,13 @@ function toFilter(q: ListMessagesQuery): MessageFilter {
 /** A stable hash of the request body, so a retry can be told from a different request. */
 function hashRequest(dto: PostMessageDto): string {
   return createHash('sha256').update(canonicalJson(dto)).digest('hex');
+}
+
+/**
+ * An afterSeq past the channel's last seq names no message anyone has read: a page from there,
+ * or a wait, would silently skip the messages up to it once they are posted.
+ */
+function afterSeqAheadOfChannel(afterSeq: number, lastSeq: number): BadRequestException {
+  const problem = `must not be past the channel's last seq (${lastSeq}): after ${afterSeq}, the messages up to it would be skipped`;
+  return new BadRequestException({ message: `Invalid request: afterSeq ${problem}`, details: [{ field: 'afterSeq', problems: [problem] }] });
 }
