@@ -2,7 +2,7 @@ import { Client } from 'pg';
 import { getSummary } from '../support/channel-helpers';
 import { ApiClient, waitFor } from '../support/http';
 import { RedisServer } from '../support/redis-server';
-import { startTestApp, TestApp } from '../support/test-app';
+import { startAnotherInstance, startTestApp, TestApp } from '../support/test-app';
 import { expectHistoryCoversExactlyOnce, summaryHistory } from './summary-history';
 
 const POSTS = 500;
@@ -16,6 +16,11 @@ const SWEEP_INTERVAL_MS = 2_000;
  */
 const PENDING_TRIGGERS_EXPIRE_MS = 5_000;
 const CONVERGE_TIMEOUT_MS = SWEEP_INTERVAL_MS + 60_000;
+/**
+ * Longer than ioredis gives a queued command by default (20 reconnect attempts, ~10.5 s of its
+ * back-off): a SUBSCRIBE sent at start-up has then failed for good unless the subscriber waits.
+ */
+const LONGER_THAN_DEFAULT_RETRIES_MS = 12_000;
 
 /**
  * DESIGN §4 step 6: Redis (the queue) goes away while agents keep posting. Posts are committed
@@ -91,5 +96,21 @@ describe('Redis outage: posts still succeed, and summaries converge by themselve
       return s.coversThroughSeq === POSTS + 20 ? s : null;
     }, 'the next summary', CONVERGE_TIMEOUT_MS);
     expect(after.version).toBeGreaterThan(before.version);
+  });
+
+  it('an instance started while Redis is down hears revocations once Redis is back (its token cache is no refuge)', async () => {
+    await redis.stop();
+    const late = await startAnotherInstance(t, { env: { REDIS_URL: redis.url, QHORUS_TOKEN_CACHE_TTL_MS: '600000' } });
+    try {
+      await new Promise((resolve) => setTimeout(resolve, LONGER_THAN_DEFAULT_RETRIES_MS));
+      await redis.start();
+      const carol = await t.agent('carol-late');
+      const atLate = new ApiClient(late.baseUrl, carol.token);
+      expect((await atLate.get('/api/v1/channels')).status).toBe(200); // cached there for 10 minutes
+      expect((await t.admin.request('DELETE', '/api/v1/agents/carol-late')).status).toBe(200);
+      await waitFor(async () => (await atLate.get('/api/v1/channels')).status === 401, 'the revocation on the instance started without Redis', 15_000);
+    } finally {
+      await late.app.close();
+    }
   });
 });

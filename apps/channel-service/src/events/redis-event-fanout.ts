@@ -43,7 +43,8 @@ export class RedisEventFanout extends AnnouncedFanout {
     this.eventsTopic = channelEventsTopic(prefix);
     this.listenersTopic = listenersTopic(prefix);
     this.publisher = new IORedis(redisUrl, { maxRetriesPerRequest: 1 });
-    this.subscriber = new IORedis(redisUrl);
+    // A subscriber waits for Redis however long it is away (see RedisCredentialEvents).
+    this.subscriber = new IORedis(redisUrl, { maxRetriesPerRequest: null });
     for (const connection of [this.publisher, this.subscriber]) {
       connection.on('error', (err) => this.logger.debug({ err: err.message }, 'redis event fan-out connection error'));
     }

@@ -20,7 +20,10 @@ export class RedisCredentialEvents extends CredentialEvents {
     super();
     this.topic = credentialsTopic(prefix);
     this.publisher = new IORedis(redisUrl, { maxRetriesPerRequest: 1 });
-    this.subscriber = new IORedis(redisUrl);
+    // A subscriber waits for Redis however long it is away (as a worker does): with the default
+    // retry limit a SUBSCRIBE sent while Redis was down at start-up failed for good, and revokes
+    // never reached this instance.
+    this.subscriber = new IORedis(redisUrl, { maxRetriesPerRequest: null });
     for (const connection of [this.publisher, this.subscriber]) {
       connection.on('error', (err) => this.logger.debug({ err: err.message }, 'redis credential events connection error'));
     }
@@ -34,7 +37,11 @@ export class RedisCredentialEvents extends CredentialEvents {
       if (topic !== this.topic) return;
       this.receive(payload);
     });
-    this.subscriber.subscribe(this.topic).catch((err) => this.logger.warn({ err: err.message }, 'could not subscribe to credential changes'));
+    // Whatever was cached before the subscription holds (Redis down at start-up) may be stale.
+    this.subscriber.subscribe(this.topic).then(
+      () => this.deliver(null),
+      (err) => this.logger.warn({ err: err.message }, 'could not subscribe to credential changes'),
+    );
   }
 
   protected async sendToOthers(agentName: string): Promise<void> {
