@@ -34,4 +34,14 @@ describe('request logs at LOG_LEVEL=warn', () => {
     expect(lines.some((e) => e.req?.id === 'req-fine')).toBe(false);
     expect(JSON.stringify(lines)).not.toContain(agent.token!);
   });
+
+  it('never logs a credential a client put in the URL (a token, a key as a query parameter)', async () => {
+    const agent = await t.agent('leaky');
+    const url = `/api/v1/channels/quiet-room/messages?token=${agent.token}&access_token=${agent.token}&api_key=sk-12345&afterSeq=0`;
+    expect((await agent.get(url, { 'x-request-id': 'req-leaky' })).status).toBe(400); // the query parameters are not the API's
+    const logged = await waitFor(async () => lines.find((e) => e.req?.id === 'req-leaky'), 'the refused request to be logged');
+    expect(logged.req.url).toBe('/api/v1/channels/quiet-room/messages?token=[redacted]&access_token=[redacted]&api_key=[redacted]&afterSeq=0');
+    expect(JSON.stringify(lines)).not.toContain(agent.token!);
+    expect(JSON.stringify(lines)).not.toContain('sk-12345');
+  });
 });

@@ -7,6 +7,18 @@ const CLIENT_ERROR = 400;
 /** Health probes and metric scrapes: every few seconds, they would drown the log when they succeed. */
 const PROBE_PATH = /^\/(health(\/live)?|metrics)(\?|$)/;
 
+/**
+ * Query parameters whose value may be a credential (a client that put its token in the URL): the
+ * value is not logged. The service reads credentials only from the Authorization header.
+ */
+const SECRET_QUERY_VALUE = /([?&][^=&#]*(?:token|key|secret|password|auth)[^=&#]*=)[^&#]*/gi;
+const REDACTED = '[redacted]';
+
+/** The URL as logged: credential-looking query values replaced. */
+export function loggableUrl(url: string): string {
+  return url.includes('?') ? url.replace(SECRET_QUERY_VALUE, `$1${REDACTED}`) : url;
+}
+
 const asIs = <T>(value: T): T => value;
 const NOTHING_TO_REDACT: string[] = [];
 
@@ -32,15 +44,15 @@ export function registerRequestLog(fastify: HookHost): void {
   fastify.addHook('onResponse', (request, reply, done) => {
     done(); // callback style, not async: no promise per request
     // pino-http's serializers expect raw req/res objects; these lines are already plain. No
-    // redaction: the line is built here from the request id, method, URL and status only (no
-    // header, body or token can be in it), and the root's redaction paths cost ~10 µs a line.
+    // redaction paths: the line is built here from the request id, method, URL (credential-looking
+    // query values replaced) and status only, and the root's redaction paths cost ~10 µs a line.
     logger ??= PinoLogger.root.child({ context: 'HTTP' }, { serializers: { req: asIs, res: asIs }, redact: NOTHING_TO_REDACT });
     const status = reply.statusCode;
     const level = status >= SERVER_ERROR ? 'error' : status >= CLIENT_ERROR ? 'warn' : 'info';
     if (!logger.isLevelEnabled(level)) return;
     if (level === 'info' && PROBE_PATH.test(request.url)) return;
     logger[level](
-      { req: { id: request.id, method: request.method, url: request.url }, res: { statusCode: status }, responseTime: Math.round(reply.elapsedTime) },
+      { req: { id: request.id, method: request.method, url: loggableUrl(request.url) }, res: { statusCode: status }, responseTime: Math.round(reply.elapsedTime) },
       status >= SERVER_ERROR ? 'request errored' : 'request completed',
     );
   });

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { AppConfig, CONFIG_DEFAULTS, ConfigValidationError, loadConfig, SUMMARY_FAILURE_BACKOFF_SWEEP_INTERVALS, trustProxySetting } from '../../src/config/app-config';
+import { AppConfig, CONFIG_DEFAULTS, ConfigValidationError, loadConfig, MAX_TIMER_MS, SUMMARY_FAILURE_BACKOFF_SWEEP_INTERVALS, trustProxySetting } from '../../src/config/app-config';
 
 describe('loadConfig', () => {
   it('applies the named defaults when nothing is set', () => {
@@ -15,6 +15,21 @@ describe('loadConfig', () => {
     expect(config.PORT).toBe(8080);
     expect(config.embeddedDatabase).toBe(false);
     expect(config.runsWorker).toBe(false);
+  });
+
+  it('reads an empty value (`NAME=`, as .env.example writes unset knobs) as unset: the default', () => {
+    const blank = Object.fromEntries([...Object.keys(CONFIG_DEFAULTS), 'DATABASE_URL', 'REDIS_URL', 'ANTHROPIC_API_KEY'].map((key) => [key, key === 'HOST' ? '  ' : '']));
+    const config = loadConfig(blank);
+    for (const [key, value] of Object.entries(CONFIG_DEFAULTS)) expect([key, config[key as keyof AppConfig]]).toEqual([key, value]);
+    expect(config.embeddedDatabase).toBe(true);
+  });
+
+  it('refuses a timer longer than Node.js can set (it would fire every millisecond), and a database or Redis URL of the wrong kind', () => {
+    expect(() => loadConfig({ QHORUS_SWEEP_INTERVAL_MS: String(MAX_TIMER_MS + 1) })).toThrow(/QHORUS_SWEEP_INTERVAL_MS: QHORUS_SWEEP_INTERVAL_MS must be at most 2147483647 \(the longest timer Node.js can set/);
+    expect(loadConfig({ QHORUS_SWEEP_INTERVAL_MS: String(MAX_TIMER_MS) }).QHORUS_SWEEP_INTERVAL_MS).toBe(MAX_TIMER_MS);
+    expect(() => loadConfig({ REDIS_URL: 'notaurl' })).toThrow(/REDIS_URL: REDIS_URL must be a redis:\/\/ \(or rediss:\/\/\) URL/);
+    expect(() => loadConfig({ DATABASE_URL: 'mysql://x/y' })).toThrow(/DATABASE_URL: DATABASE_URL must be a postgres:\/\//);
+    expect(loadConfig({ DATABASE_URL: 'postgresql://x/y', REDIS_URL: 'rediss://r:6380' }).embeddedDatabase).toBe(false);
   });
 
   it('fails fast naming every bad knob', () => {
