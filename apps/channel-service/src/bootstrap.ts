@@ -1,4 +1,4 @@
-import { RequestMethod } from '@nestjs/common';
+import { ConsoleLogger, RequestMethod } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Logger } from 'nestjs-pino';
@@ -38,6 +38,8 @@ export async function createApp(config: AppConfig, options: AppModuleOptions = {
   });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, options), adapter, {
     bufferLogs: true,
+    // Until pino takes over (below): what start-up logs, a failure to start included, is JSON too.
+    logger: new ConsoleLogger({ json: true, colors: false }),
     // JSON bodies only, through registerJsonBodyParser (Nest's would replace it at init).
     bodyParser: false,
   });

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { Logger } from '@nestjs/common';
+import { ConsoleLogger, Logger } from '@nestjs/common';
 import { createApp } from './bootstrap';
 import { ConfigValidationError, loadConfig } from './config/app-config';
 
@@ -8,14 +8,17 @@ async function main(): Promise<void> {
   try {
     config = loadConfig(process.env);
   } catch (e) {
-    if (e instanceof ConfigValidationError) {
-      console.error(e.message);
-      process.exit(1);
-    }
+    if (e instanceof ConfigValidationError) startFailed(e.message, 'Config');
     throw e;
   }
   const app = await createApp(config);
-  await app.listen(config.PORT, config.HOST);
+  try {
+    await app.listen(config.PORT, config.HOST);
+  } catch (e) {
+    const code = (e as { code?: string }).code;
+    const why = code === 'EADDRINUSE' ? 'the address is in use' : (e as Error).message;
+    startFailed(`cannot listen on ${config.HOST}:${config.PORT} (HOST, PORT): ${why}`, 'Qhorus');
+  }
   new Logger('Qhorus').log(
     {
       url: await app.getUrl(),
@@ -25,6 +28,12 @@ async function main(): Promise<void> {
     },
     'Qhorus is listening',
   );
+}
+
+/** A start-up failure as one JSON line (pino is not up yet, or never came up), then exit 1. */
+function startFailed(message: string, context: string): never {
+  new ConsoleLogger({ json: true, colors: false }).error(message, context);
+  process.exit(1);
 }
 
 void main();
