@@ -1,5 +1,6 @@
-import { ServiceUnavailableException } from '@nestjs/common';
-import { HealthIndicatorResult } from '@nestjs/terminus';
+import { Logger, ServiceUnavailableException } from '@nestjs/common';
+import { HealthIndicatorResult, HealthIndicatorService } from '@nestjs/terminus';
+import { SummaryQueue } from '../../src/summary/queue/summary-queue';
 import { loadConfig } from '../../src/config/app-config';
 import { DatabaseHealthIndicator } from '../../src/health/database.health';
 import { HealthController } from '../../src/health/health.controller';
@@ -35,3 +36,22 @@ describe('readiness by role (the indicators themselves are exercised against rea
     expect(failure).toBeInstanceOf(ServiceUnavailableException);
   });
 });
+
+describe('QueueHealthIndicator', () => {
+  afterEach(() => jest.restoreAllMocks());
+
+  it('names Redis as down in the answer, and logs the driver\'s error once per outage (and the recovery)', async () => {
+    const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+    const log = jest.spyOn(Logger.prototype, 'log').mockImplementation(() => undefined);
+    let problem: string | null = 'connect ECONNREFUSED 127.0.0.1:6390';
+    const queue = { problem: async () => problem } as unknown as SummaryQueue;
+    const indicator = new QueueHealthIndicator(new HealthIndicatorService(), queue, loadConfig({ DATABASE_URL: 'postgres://x/y', REDIS_URL: 'redis://x' }));
+    expect(await indicator.check()).toEqual(down('queue', 'redis', 'Redis is unreachable'));
+    await indicator.check();
+    expect(warn.mock.calls).toEqual([[{ err: 'connect ECONNREFUSED 127.0.0.1:6390' }, 'readiness: Redis is unreachable']]);
+    problem = null;
+    expect(await indicator.check()).toEqual(up('queue', 'redis'));
+    expect(log.mock.calls).toEqual([['readiness: Redis answers again']]);
+  });
+});
+

@@ -139,11 +139,12 @@ export class BullmqSummaryQueue extends SummaryQueue {
     }
   }
 
-  async isHealthy(): Promise<boolean> {
+  async problem(): Promise<string | null> {
     try {
-      return (await this.producerConnection.ping()) === 'PONG';
-    } catch {
-      return false;
+      const answer = await this.producerConnection.ping();
+      return answer === 'PONG' ? null : `Redis answered PING with ${answer}`;
+    } catch (err) {
+      return (err as Error).message;
     }
   }
 }

@@ -59,8 +59,8 @@ export class InProcessSummaryQueue extends SummaryQueue {
     if (!finished) this.logger.warn({ graceMs }, 'summary jobs still running at shutdown; the sweep will redo them');
   }
 
-  async isHealthy(): Promise<boolean> {
-    return !this.closed;
+  async problem(): Promise<string | null> {
+    return this.closed ? 'the in-process queue is closed' : null;
   }
 
   private pump(): void {

@@ -55,8 +55,8 @@ export abstract class SummaryQueue {
    * Then releases connections.
    */
   abstract close(graceMs: number): Promise<void>;
-  /** True when the queue's backing store answers (for health). */
-  abstract isHealthy(): Promise<boolean>;
+  /** Null when the queue's backing store answers (for health); else why not, in the driver's words (for the log). */
+  abstract problem(): Promise<string | null>;
 }
 
 export interface RetryPolicy {
