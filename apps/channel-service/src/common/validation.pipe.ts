@@ -1,11 +1,26 @@
 import { BadRequestException, ValidationError, ValidationPipe } from '@nestjs/common';
 import { cacheValidationMetadata } from './validation-metadata-cache';
 
+/** class-validator's type rules, and the range rules that say nothing more once the type is wrong. */
+const TYPE_CONSTRAINTS: ReadonlySet<string> = new Set(['isInt', 'isNumber', 'isString', 'isBoolean', 'isArray', 'isObject']);
+const RANGE_CONSTRAINTS: ReadonlySet<string> = new Set(['min', 'max', 'minLength', 'maxLength', 'arrayMinSize', 'arrayMaxSize']);
+
+/**
+ * A field's problems. A value of the wrong type gets its type problem only: `"3"` for an integer
+ * seq is "must be an integer number", not also "must not be less than 0" (which it is not).
+ */
+function problemsOf(constraints: Record<string, string>): string[] {
+  const typeWrong = Object.keys(constraints).some((name) => TYPE_CONSTRAINTS.has(name));
+  return Object.entries(constraints)
+    .filter(([name]) => !(typeWrong && RANGE_CONSTRAINTS.has(name)))
+    .map(([, message]) => message);
+}
+
 /** Flattens nested class-validator errors into `field: problem` entries, every bad field named. */
 export function describeValidationErrors(errors: ValidationError[], prefix = ''): { field: string; problems: string[] }[] {
   return errors.flatMap((e) => {
     const field = prefix ? `${prefix}.${e.property}` : e.property;
-    const own = e.constraints ? [{ field, problems: Object.values(e.constraints) }] : [];
+    const own = e.constraints ? [{ field, problems: problemsOf(e.constraints) }] : [];
     return [...own, ...describeValidationErrors(e.children ?? [], field)];
   });
 }
