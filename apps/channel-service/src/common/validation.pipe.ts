@@ -50,3 +50,8 @@ function nestedPath(field: string): string {
   const dot = field.lastIndexOf('.');
   return dot < 0 ? '' : `${field.slice(0, dot)}: `;
 }
+
+/** A 400 for one field, in the validation shape: `Invalid request: <field> <problem>` (the problem reads after the field's name). */
+export function fieldProblem(field: string, problem: string): BadRequestException {
+  return new BadRequestException({ message: `Invalid request: ${field} ${problem}`, details: [{ field, problems: [problem] }] });
+}

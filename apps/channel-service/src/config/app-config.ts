@@ -84,6 +84,15 @@ const TIMER_TOO_LONG = `$property must be at most ${MAX_TIMER_MS} (the longest t
 
 const toInt = ({ value }: { value: unknown }) =>
   value === undefined || value === '' ? undefined : /^-?\d+$/.test(String(value)) ? Number(value) : value;
+
+/** A knob that feeds a timer, in ms: an integer from `min` to MAX_TIMER_MS (applied as `@Transform @IsInt @Max @Min` would be). */
+function TimerMs(min: number): PropertyDecorator {
+  // Bottom-up, as stacked decorators apply.
+  const decorators = [Min(min), Max(MAX_TIMER_MS, { message: TIMER_TOO_LONG }), IsInt(), Transform(toInt)];
+  return (target, key) => {
+    for (const decorate of decorators) decorate(target, key);
+  };
+}
 const emptyToUndefined = ({ value }: { value: unknown }) => (value === '' ? undefined : value);
 
 /** The validated configuration. Built once from the environment by `loadConfig`. */
@@ -104,29 +113,29 @@ export class AppConfig {
   @Transform(emptyToUndefined) @IsOptional() @IsString() ANTHROPIC_BASE_URL?: string;
   @IsString() QHORUS_LLM_MODEL: string = CONFIG_DEFAULTS.QHORUS_LLM_MODEL;
   @IsIn(LLM_MODES) QHORUS_LLM_MODE: (typeof LLM_MODES)[number] = CONFIG_DEFAULTS.QHORUS_LLM_MODE;
-  @Transform(toInt) @IsInt() @Max(MAX_TIMER_MS, { message: TIMER_TOO_LONG }) @Min(1) QHORUS_LLM_TIMEOUT_MS: number = CONFIG_DEFAULTS.QHORUS_LLM_TIMEOUT_MS;
+  @TimerMs(1) QHORUS_LLM_TIMEOUT_MS: number = CONFIG_DEFAULTS.QHORUS_LLM_TIMEOUT_MS;
   @Transform(toInt) @IsInt() @Min(1) QHORUS_LLM_MAX_TOKENS: number = CONFIG_DEFAULTS.QHORUS_LLM_MAX_TOKENS;
   @Transform(toInt) @IsInt() @Min(1) QHORUS_TIERED_SMALL_MAX: number = CONFIG_DEFAULTS.QHORUS_TIERED_SMALL_MAX;
   @Transform(toInt) @IsInt() @Min(1) QHORUS_TIERED_MEDIUM_MAX: number = CONFIG_DEFAULTS.QHORUS_TIERED_MEDIUM_MAX;
   @Transform(toInt) @IsInt() @Min(1) QHORUS_SUMMARY_CHUNK_SIZE: number = CONFIG_DEFAULTS.QHORUS_SUMMARY_CHUNK_SIZE;
-  @Transform(toInt) @IsInt() @Max(MAX_TIMER_MS, { message: TIMER_TOO_LONG }) @Min(1) QHORUS_SUMMARY_TIMEOUT_MS: number = CONFIG_DEFAULTS.QHORUS_SUMMARY_TIMEOUT_MS;
+  @TimerMs(1) QHORUS_SUMMARY_TIMEOUT_MS: number = CONFIG_DEFAULTS.QHORUS_SUMMARY_TIMEOUT_MS;
   /**
    * After a summariser call timed out, how long the job waits for it to settle once aborted
    * (AbortSignal) before the job fails anyway: no retry overlaps a call that is still running.
    */
-  @Transform(toInt) @IsInt() @Max(MAX_TIMER_MS, { message: TIMER_TOO_LONG }) @Min(0) QHORUS_SUMMARY_ABORT_GRACE_MS: number = CONFIG_DEFAULTS.QHORUS_SUMMARY_ABORT_GRACE_MS;
+  @TimerMs(0) QHORUS_SUMMARY_ABORT_GRACE_MS: number = CONFIG_DEFAULTS.QHORUS_SUMMARY_ABORT_GRACE_MS;
   /** Summary versions kept per channel in the history (the newest; older ones are pruned at each commit). */
   @Transform(toInt) @IsInt() @Min(1) QHORUS_SUMMARY_HISTORY_KEEP: number = CONFIG_DEFAULTS.QHORUS_SUMMARY_HISTORY_KEEP;
   /** The one cap on every summary text (every strategy, a custom one's and a manual override's), in characters. */
   @Transform(toInt) @IsInt() @Min(SUMMARY_TEXT_MIN_CHARS) QHORUS_SUMMARY_TEXT_MAX_CHARS: number = CONFIG_DEFAULTS.QHORUS_SUMMARY_TEXT_MAX_CHARS;
   @Transform(toInt) @IsInt() @Min(1) QHORUS_JOB_ATTEMPTS: number = CONFIG_DEFAULTS.QHORUS_JOB_ATTEMPTS;
-  @Transform(toInt) @IsInt() @Max(MAX_TIMER_MS, { message: TIMER_TOO_LONG }) @Min(0) QHORUS_JOB_BACKOFF_MS: number = CONFIG_DEFAULTS.QHORUS_JOB_BACKOFF_MS;
+  @TimerMs(0) QHORUS_JOB_BACKOFF_MS: number = CONFIG_DEFAULTS.QHORUS_JOB_BACKOFF_MS;
   @Transform(toInt) @IsInt() @Min(1) QHORUS_WORKER_CONCURRENCY: number = CONFIG_DEFAULTS.QHORUS_WORKER_CONCURRENCY;
   /** BullMQ lock per running job, renewed every half of it: a crashed worker's job is free again after this long. */
-  @Transform(toInt) @IsInt() @Max(MAX_TIMER_MS, { message: TIMER_TOO_LONG }) @Min(1000) QHORUS_JOB_LOCK_MS: number = CONFIG_DEFAULTS.QHORUS_JOB_LOCK_MS;
+  @TimerMs(1000) QHORUS_JOB_LOCK_MS: number = CONFIG_DEFAULTS.QHORUS_JOB_LOCK_MS;
   /** How often workers move jobs whose lock expired back to waiting (takeover of a crashed job ≤ lock + 2 checks). */
-  @Transform(toInt) @IsInt() @Max(MAX_TIMER_MS, { message: TIMER_TOO_LONG }) @Min(100) QHORUS_JOB_STALLED_CHECK_MS: number = CONFIG_DEFAULTS.QHORUS_JOB_STALLED_CHECK_MS;
-  @Transform(toInt) @IsInt() @Max(MAX_TIMER_MS, { message: TIMER_TOO_LONG }) @Min(100) QHORUS_SWEEP_INTERVAL_MS: number = CONFIG_DEFAULTS.QHORUS_SWEEP_INTERVAL_MS;
+  @TimerMs(100) QHORUS_JOB_STALLED_CHECK_MS: number = CONFIG_DEFAULTS.QHORUS_JOB_STALLED_CHECK_MS;
+  @TimerMs(100) QHORUS_SWEEP_INTERVAL_MS: number = CONFIG_DEFAULTS.QHORUS_SWEEP_INTERVAL_MS;
   /** Most due channels one sweep round enqueues (the rest wait for the next round). */
   @Transform(toInt) @IsInt() @Min(1) QHORUS_SWEEP_BATCH: number = CONFIG_DEFAULTS.QHORUS_SWEEP_BATCH;
   @Transform(toInt) @IsInt() @Min(1) QHORUS_MAX_CONTENT_BYTES: number = CONFIG_DEFAULTS.QHORUS_MAX_CONTENT_BYTES;
@@ -149,19 +158,19 @@ export class AppConfig {
   @Transform(toInt) @IsInt() @Min(1) QHORUS_RATE_LIMIT_LEASE: number = CONFIG_DEFAULTS.QHORUS_RATE_LIMIT_LEASE;
   @Transform(toInt) @IsInt() @Min(1) QHORUS_DB_POOL_SIZE: number = CONFIG_DEFAULTS.QHORUS_DB_POOL_SIZE;
   /** A query with no answer by then fails with a 503 (a partition leaves sockets open and silent). */
-  @Transform(toInt) @IsInt() @Max(MAX_TIMER_MS, { message: TIMER_TOO_LONG }) @Min(100) QHORUS_DB_QUERY_TIMEOUT_MS: number = CONFIG_DEFAULTS.QHORUS_DB_QUERY_TIMEOUT_MS;
+  @TimerMs(100) QHORUS_DB_QUERY_TIMEOUT_MS: number = CONFIG_DEFAULTS.QHORUS_DB_QUERY_TIMEOUT_MS;
   @Transform(toInt) @IsInt() @Min(1) QHORUS_TOKEN_CACHE_SIZE: number = CONFIG_DEFAULTS.QHORUS_TOKEN_CACHE_SIZE;
-  @Transform(toInt) @IsInt() @Max(MAX_TIMER_MS, { message: TIMER_TOO_LONG }) @Min(0) QHORUS_TOKEN_CACHE_TTL_MS: number = CONFIG_DEFAULTS.QHORUS_TOKEN_CACHE_TTL_MS;
+  @TimerMs(0) QHORUS_TOKEN_CACHE_TTL_MS: number = CONFIG_DEFAULTS.QHORUS_TOKEN_CACHE_TTL_MS;
   /** Unknown tokens remembered (no database query for them again until the TTL passes). */
   @Transform(toInt) @IsInt() @Min(1) QHORUS_AUTH_NEGATIVE_CACHE_SIZE: number = CONFIG_DEFAULTS.QHORUS_AUTH_NEGATIVE_CACHE_SIZE;
-  @Transform(toInt) @IsInt() @Max(MAX_TIMER_MS, { message: TIMER_TOO_LONG }) @Min(0) QHORUS_AUTH_NEGATIVE_CACHE_TTL_MS: number = CONFIG_DEFAULTS.QHORUS_AUTH_NEGATIVE_CACHE_TTL_MS;
+  @TimerMs(0) QHORUS_AUTH_NEGATIVE_CACHE_TTL_MS: number = CONFIG_DEFAULTS.QHORUS_AUTH_NEGATIVE_CACHE_TTL_MS;
   /** Failed authentications per client address: sustained rate and burst; 429 beyond. */
   @Transform(toInt) @IsInt() @Min(1) QHORUS_AUTH_FAILURES_PER_SECOND: number = CONFIG_DEFAULTS.QHORUS_AUTH_FAILURES_PER_SECOND;
   @Transform(toInt) @IsInt() @Min(1) QHORUS_AUTH_FAILURE_BURST: number = CONFIG_DEFAULTS.QHORUS_AUTH_FAILURE_BURST;
   /** Which peers' X-Forwarded-For is believed for the client address: `true`, `false`, a hop count, or addresses/CIDRs/presets (comma-separated). */
   @IsString() @MinLength(1) QHORUS_TRUST_PROXY: string = CONFIG_DEFAULTS.QHORUS_TRUST_PROXY;
   /** How often agents' last-seen times are written (in one batch), and at shutdown. */
-  @Transform(toInt) @IsInt() @Max(MAX_TIMER_MS, { message: TIMER_TOO_LONG }) @Min(100) QHORUS_LAST_SEEN_FLUSH_MS: number = CONFIG_DEFAULTS.QHORUS_LAST_SEEN_FLUSH_MS;
+  @TimerMs(100) QHORUS_LAST_SEEN_FLUSH_MS: number = CONFIG_DEFAULTS.QHORUS_LAST_SEEN_FLUSH_MS;
   /** Max size of a message's `metadata`, as JSON in UTF-8 bytes (413 above). */
   @Transform(toInt) @IsInt() @Min(1) QHORUS_MAX_METADATA_BYTES: number = CONFIG_DEFAULTS.QHORUS_MAX_METADATA_BYTES;
   /** Channels one agent may create (403 above); the admin is not limited. */
@@ -179,7 +188,7 @@ export class AppConfig {
   @Transform(toInt) @IsInt() @Min(1) QHORUS_MODEL_CALLS_PER_HOUR: number = CONFIG_DEFAULTS.QHORUS_MODEL_CALLS_PER_HOUR;
   /** Per-channel budget: input + output tokens per UTC day. */
   @Transform(toInt) @IsInt() @Min(1) QHORUS_MODEL_TOKENS_PER_DAY: number = CONFIG_DEFAULTS.QHORUS_MODEL_TOKENS_PER_DAY;
-  @Transform(toInt) @IsInt() @Max(MAX_TIMER_MS, { message: TIMER_TOO_LONG }) @Min(0) QHORUS_SHUTDOWN_TIMEOUT_MS: number = CONFIG_DEFAULTS.QHORUS_SHUTDOWN_TIMEOUT_MS;
+  @TimerMs(0) QHORUS_SHUTDOWN_TIMEOUT_MS: number = CONFIG_DEFAULTS.QHORUS_SHUTDOWN_TIMEOUT_MS;
   @IsIn(LOG_LEVELS) LOG_LEVEL: (typeof LOG_LEVELS)[number] = CONFIG_DEFAULTS.LOG_LEVEL;
 
   get embeddedDatabase(): boolean {

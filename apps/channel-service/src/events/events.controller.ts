@@ -4,6 +4,7 @@ import type { FastifyReply } from 'fastify';
 import { CurrentPrincipal } from '../auth/auth.decorators';
 import { Principal } from '../auth/principal';
 import { ChannelsService } from '../channels/channels.service';
+import { fieldProblem } from '../common/validation.pipe';
 import { ChannelSubscriptions } from './channel-subscriptions';
 import { MessageResponse } from '../messages/dto/message.response';
 import { EventsQuery } from './dto/events.query';
@@ -71,7 +72,7 @@ function resumeFrom(lastEventId: string | undefined, afterSeq: number | undefine
     const resume = parseLastEventId(lastEventId);
     if (resume) return resume;
     const problem = 'must be an event id of this stream: a seq ("42") or a summary id ("40s3")';
-    throw new BadRequestException({ message: `Invalid request: Last-Event-ID ${problem}`, details: [{ field: 'Last-Event-ID', problems: [problem] }] });
+    throw fieldProblem('Last-Event-ID', problem);
   }
   return afterSeq === undefined ? null : { afterSeq, summaryAfterVersion: 0 };
 }
@@ -82,6 +83,5 @@ function resumeFrom(lastEventId: string | undefined, afterSeq: number | undefine
  */
 function resumeAheadOfChannel(afterSeq: number, lastSeq: number, fromHeader: boolean): BadRequestException {
   const field = fromHeader ? 'Last-Event-ID' : 'afterSeq';
-  const problem = `must not be past the channel's last seq (${lastSeq}): ${afterSeq} names no event of this stream`;
-  return new BadRequestException({ message: `Invalid request: ${field} ${problem}`, details: [{ field, problems: [problem] }] });
+  return fieldProblem(field, `must not be past the channel's last seq (${lastSeq}): ${afterSeq} names no event of this stream`);
 }

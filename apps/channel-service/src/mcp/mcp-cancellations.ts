@@ -21,8 +21,8 @@ const isId = (id: unknown): id is JsonRpcId => typeof id === 'string' || typeof 
  * cancels that way, keeping the HTTP request open: a cancelled `wait_for_messages` then held its
  * wait slot until its timeout. Behind a load balancer the cancel may reach another instance than
  * the call, so a cancel is applied here at once and notified to the others over Postgres (every
- * instance on one database listens once it has served a tool call; the embedded database serves
- * one process). Calls are keyed by caller and JSON-RPC id (stateless MCP has no session to tell
+ * instance on one database listens from its first MCP request; the embedded database serves one
+ * process). Calls are keyed by caller and JSON-RPC id (stateless MCP has no session to tell
  * two clients of one agent apart): a cancel ends that agent's call with that id, which for a wait
  * only means it answers early, with what is there.
  */
@@ -30,7 +30,7 @@ const isId = (id: unknown): id is JsonRpcId => typeof id === 'string' || typeof 
 export class McpCancellations {
   private readonly logger = new Logger('McpCancellations');
   private readonly running = new Map<string, Set<AbortController>>();
-  /** Set once this instance listens for the others' cancels (first tool call). */
+  /** Set once this instance listens for the others' cancels (its first MCP request). */
   private listening: Promise<void> | null = null;
 
   constructor(

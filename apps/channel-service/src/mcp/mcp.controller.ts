@@ -16,6 +16,12 @@ function writeJsonRpc(res: ServerResponse, status: number, body: JsonRpcErrorBod
   res.end(JSON.stringify(body));
 }
 
+/** Answers without the transport: Fastify hands the raw response over, as the transport needs it. */
+function answer(reply: FastifyReply, status: number, body: JsonRpcErrorBody, headers: Record<string, string> = {}): void {
+  reply.hijack();
+  writeJsonRpc(reply.raw, status, body, headers);
+}
+
 /**
  * MCP over Streamable HTTP at POST /mcp (outside the API prefix), stateless: a new server and
  * transport per request, so no session ties a client to an instance. The global AuthGuard has
@@ -37,14 +43,11 @@ export class McpController {
   @ApiOkResponse({ type: JsonRpcResponse, description: 'The JSON-RPC answer (an MCP result or a JSON-RPC error)' })
   async handle(@Req() req: FastifyRequest, @Res() reply: FastifyReply, @CurrentPrincipal() by: Principal): Promise<void> {
     if (req.body === undefined) {
-      reply.hijack();
-      return writeJsonRpc(reply.raw, HttpStatus.BAD_REQUEST, jsonRpcError(JSON_RPC_ERRORS.parseError, 'Parse error: the body is empty; POST a JSON-RPC message'));
+      return answer(reply, HttpStatus.BAD_REQUEST, jsonRpcError(JSON_RPC_ERRORS.parseError, 'Parse error: the body is empty; POST a JSON-RPC message'));
     }
     const invalid = invalidParamsAnswer(req.body);
-    if (invalid) {
-      reply.hijack();
-      return writeJsonRpc(reply.raw, HttpStatus.OK, invalid); // a method's error, answered as the SDK answers "method not found"
-    }
+    if (invalid) return answer(reply, HttpStatus.OK, invalid); // a method's error, answered as the SDK answers "method not found"
+
     await this.cancellations.listen();
     const cancel = this.cancellations.track(by, req.body);
     const server = this.servers.create(by, cancel.signal);
@@ -80,8 +83,7 @@ export class McpController {
   }
 
   private methodNotAllowed(reply: FastifyReply): void {
-    reply.hijack();
     const body = jsonRpcError(JSON_RPC_ERRORS.serverError, 'Method not allowed: this MCP server is stateless; POST JSON-RPC requests to /mcp');
-    writeJsonRpc(reply.raw, HttpStatus.METHOD_NOT_ALLOWED, body, { allow: 'POST' });
+    answer(reply, HttpStatus.METHOD_NOT_ALLOWED, body, { allow: 'POST' });
   }
 }

@@ -380,8 +380,7 @@ export class MessagesRepository {
     return new Map(rows.map((r) => [r.seq, r.correlation_id]));
   }
 
-  /** The caller's messages in a channel carrying any of these idempotency keys, in seq order. */
-  /** The sender's (the viewer's) messages with these keys, in a channel it may read. */
+  /** The sender's (the viewer's) messages carrying any of these idempotency keys, in a channel it may read, in seq order. */
   async findByIdempotencyKeys(channelName: string, sender: Viewer, keys: readonly string[]): Promise<(MessageRow & { request_hash: string | null; idempotency_key: string })[]> {
     return this.db.query(FIND_BY_IDEMPOTENCY_KEYS_SQL, [channelName, sender.name, keys, sender.admin]);
   }

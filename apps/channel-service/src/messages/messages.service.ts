@@ -6,6 +6,7 @@ import { canonicalJson } from '../common/canonical-json';
 import { Principal } from '../auth/principal';
 import { accessParams } from '../channels/channel-access';
 import { isUniqueViolation } from '../common/database-errors';
+import { fieldProblem } from '../common/validation.pipe';
 import { AppConfig } from '../config/app-config';
 import { ChannelsService } from '../channels/channels.service';
 import { PostBatchDto } from './dto/post-batch.dto';
@@ -168,8 +169,7 @@ export class MessagesService {
     }
     if (waitMs > 0 && (query.tail !== undefined || query.beforeSeq !== undefined)) {
       const field = query.tail !== undefined ? 'tail' : 'beforeSeq';
-      const problem = `cannot be combined with waitMs: a long poll waits for messages after afterSeq`;
-      throw new BadRequestException({ message: `Invalid request: ${field} ${problem}`, details: [{ field, problems: [problem] }] });
+      throw fieldProblem(field, 'cannot be combined with waitMs: a long poll waits for messages after afterSeq');
     }
   }
 
@@ -292,6 +292,5 @@ function hashRequest(dto: PostMessageDto): string {
  * or a wait, would silently skip the messages up to it once they are posted.
  */
 function afterSeqAheadOfChannel(afterSeq: number, lastSeq: number): BadRequestException {
-  const problem = `must not be past the channel's last seq (${lastSeq}): after ${afterSeq}, the messages up to it would be skipped`;
-  return new BadRequestException({ message: `Invalid request: afterSeq ${problem}`, details: [{ field: 'afterSeq', problems: [problem] }] });
+  return fieldProblem('afterSeq', `must not be past the channel's last seq (${lastSeq}): after ${afterSeq}, the messages up to it would be skipped`);
 }

@@ -87,18 +87,20 @@ export class ClosedThreadSummariser {
 
   /** The thread with the channel's strategy, or with the default when the model may not be called now (see the class comment). */
   private async summarise(channel: Channel, correlationId: string, closedSeq: number) {
-    const coolingDown = await this.modelUsage.coolingDown(channel.id, this.config.summaryFailureBackoffMs);
     const strategy = this.summariserFor(channel);
-    if (coolingDown === null || strategy === this.fallback) {
-      try {
-        const modelCalls = new ChannelModelMeter(channel, false, this.modelUsage, this.config, (e) => this.events.emit(ModelCallEvent.NAME, e));
-        return await this.summariseWith(strategy, modelCalls, channel, correlationId, closedSeq);
-      } catch (err) {
-        if (!(err instanceof SummariserUnavailableError) || strategy === this.fallback) throw err;
-        return this.summariseWithFallback(err.message, channel, correlationId, closedSeq);
-      }
+    // The default calls no model: no cooldown to read, nothing to meter.
+    if (strategy === this.fallback) return this.summariseWith(strategy, undefined, channel, correlationId, closedSeq);
+    const coolingDown = await this.modelUsage.coolingDown(channel.id, this.config.summaryFailureBackoffMs);
+    if (coolingDown !== null) {
+      return this.summariseWithFallback(`the channel's summariser is cooling down after a failure: ${coolingDown}`, channel, correlationId, closedSeq);
     }
-    return this.summariseWithFallback(`the channel's summariser is cooling down after a failure: ${coolingDown}`, channel, correlationId, closedSeq);
+    try {
+      const modelCalls = new ChannelModelMeter(channel, false, this.modelUsage, this.config, (e) => this.events.emit(ModelCallEvent.NAME, e));
+      return await this.summariseWith(strategy, modelCalls, channel, correlationId, closedSeq);
+    } catch (err) {
+      if (!(err instanceof SummariserUnavailableError)) throw err;
+      return this.summariseWithFallback(err.message, channel, correlationId, closedSeq);
+    }
   }
 
   private async summariseWithFallback(reason: string, channel: Channel, correlationId: string, closedSeq: number) {

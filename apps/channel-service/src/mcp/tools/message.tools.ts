@@ -1,5 +1,6 @@
 import { BadRequestException, Injectable } from '@nestjs/common';
 import { ChannelsService } from '../../channels/channels.service';
+import { fieldProblem } from '../../common/validation.pipe';
 import { AppConfig } from '../../config/app-config';
 import { MESSAGE_TYPES } from '@qhorus/api';
 import { ListMessagesQuery } from '../../messages/dto/list-messages.query';
@@ -27,8 +28,8 @@ export class MessageTools implements McpToolGroup {
   private timeoutMs(value: unknown): number {
     if (value === undefined || value === null) return this.config.QHORUS_LONG_POLL_MAX_MS;
     const max = this.maxTimeoutS();
-    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) throw invalidArg('timeout_s', `must be a number of seconds from 0 to ${max}`);
-    if (value > max) throw invalidArg('timeout_s', `must be at most ${max} (QHORUS_LONG_POLL_MAX_MS)`);
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) throw fieldProblem('timeout_s', `must be a number of seconds from 0 to ${max}`);
+    if (value > max) throw fieldProblem('timeout_s', `must be at most ${max} (QHORUS_LONG_POLL_MAX_MS)`);
     return Math.round(value * MS_PER_S);
   }
 
@@ -161,14 +162,12 @@ const SEND_RENAMES = {
   sender: 'sender',
 };
 
-function invalidArg(field: string, problem: string): BadRequestException {
-  return new BadRequestException({ message: `Invalid request: ${field} ${problem}`, details: [{ field, problems: [problem] }] });
-}
+
 
 function booleanArg(args: ToolArgs, field: string): boolean {
   const value = args[field];
   if (value === undefined || value === null) return false;
-  if (typeof value !== 'boolean') throw invalidArg(field, 'must be a boolean');
+  if (typeof value !== 'boolean') throw fieldProblem(field, 'must be a boolean');
   return value;
 }
 
