@@ -5,7 +5,7 @@ import { PrincipalRateLimit } from './principal-rate-limit';
 import { RateLimitGuard } from './rate-limit.guard';
 import { RateLimiter } from './rate-limiter';
 import { RedisTokenBucket } from './redis-token-bucket';
-import { SharedRateLimiter } from './shared-rate-limiter';
+import { maxLeaseFor, SharedRateLimiter } from './shared-rate-limiter';
 
 /**
  * Per-agent rate limiting (429 + Retry-After). With REDIS_URL, one rate per agent across every
@@ -21,7 +21,9 @@ import { SharedRateLimiter } from './shared-rate-limiter';
         const policy = { ratePerSecond: config.QHORUS_RATE_LIMIT_PER_SECOND, burst: config.QHORUS_RATE_LIMIT_BURST };
         const local = new RateLimiter(policy);
         if (!config.REDIS_URL) return local;
-        return new SharedRateLimiter(new RedisTokenBucket(config.REDIS_URL, config.QHORUS_QUEUE_PREFIX, policy), config.QHORUS_RATE_LIMIT_LEASE, local);
+        const minLease = config.QHORUS_RATE_LIMIT_LEASE;
+        const bucket = new RedisTokenBucket(config.REDIS_URL, config.QHORUS_QUEUE_PREFIX, policy);
+        return new SharedRateLimiter(bucket, minLease, local, Date.now, maxLeaseFor(policy.ratePerSecond, minLease));
       },
     },
     // After AuthModule's AuthGuard (AppModule imports AuthModule first): see RateLimitGuard.

@@ -1,12 +1,14 @@
 import { RateLimiter } from '../../src/rate-limit/rate-limiter';
 import { Lease, TokenSource } from '../../src/rate-limit/redis-token-bucket';
-import { LEASE_TTL_MS, SHARED_RETRY_AFTER_MS, SharedRateLimiter } from '../../src/rate-limit/shared-rate-limiter';
+import { LEASE_HORIZON_MS, LEASE_TTL_MS, maxLeaseFor, SHARED_RETRY_AFTER_MS, SharedRateLimiter } from '../../src/rate-limit/shared-rate-limiter';
 import { TakeResult, TokenBucket } from '../../src/rate-limit/token-bucket';
 
 /** The shared bucket as Redis keeps it, in memory: one bucket per principal, leases counted. */
 class FakeSharedBucket implements TokenSource {
   readonly buckets = new Map<string, TokenBucket>();
   leases = 0;
+  /** The size asked for by each lease, in order. */
+  readonly wanted: number[] = [];
   failing = false;
   constructor(
     private readonly rate: number,
@@ -15,6 +17,7 @@ class FakeSharedBucket implements TokenSource {
   ) {}
   async lease(principal: string, wanted: number): Promise<Lease> {
     this.leases++;
+    this.wanted.push(wanted);
     if (this.failing) throw new Error('redis is down');
     let bucket = this.buckets.get(principal);
     if (!bucket) this.buckets.set(principal, (bucket = new TokenBucket(this.rate, this.burst, this.clock())));
@@ -91,5 +94,56 @@ describe('SharedRateLimiter', () => {
     now += SHARED_RETRY_AFTER_MS;
     expect((await limiter.take('agent:alice')).allowed).toBe(true);
     expect(bucket.leases).toBe(2);
+  });
+
+  describe('lease size', () => {
+    const busy = { ratePerSecond: 200, burst: 1000 };
+    const adaptive = (bucket: FakeSharedBucket) => new SharedRateLimiter(bucket, 10, new RateLimiter(busy, clock), clock, maxLeaseFor(busy.ratePerSecond, 10));
+
+    it('is capped at LEASE_HORIZON_MS of the configured rate, and never below the smallest lease', () => {
+      expect(maxLeaseFor(200, 10)).toBe((200 * LEASE_HORIZON_MS) / 1000);
+      expect(maxLeaseFor(1, 5)).toBe(5);
+    });
+
+    it('grows with a steady agent to LEASE_HORIZON_MS of its demand: fewer round trips, every request allowed', async () => {
+      const bucket = new FakeSharedBucket(busy.ratePerSecond, busy.burst, clock);
+      const limiter = adaptive(bucket);
+      // 100 requests a second for two seconds.
+      for (let i = 0; i < 200; i++, now += 10) expect((await limiter.take('agent:alice')).allowed).toBe(true);
+      const steady = (100 * LEASE_HORIZON_MS) / 1000;
+      expect(bucket.wanted[0]).toBe(10);
+      expect(bucket.wanted.slice(-3)).toEqual([steady, steady, steady]);
+      expect(bucket.leases).toBeLessThan(200 / 10 / 2); // a fixed lease of 10 would take 20
+    });
+
+    it('never asks for more than the cap, however fast the requests come', async () => {
+      const bucket = new FakeSharedBucket(busy.ratePerSecond, busy.burst, clock);
+      const limiter = adaptive(bucket);
+      for (let i = 0; i < 500; i++) await limiter.take('agent:alice');
+      expect(Math.max(...bucket.wanted)).toBe(maxLeaseFor(busy.ratePerSecond, 10));
+    });
+
+    it('starts again from the smallest lease after the agent went quiet, and after a refusal', async () => {
+      const bucket = new FakeSharedBucket(busy.ratePerSecond, 60, clock);
+      const limiter = adaptive(bucket);
+      for (let i = 0; i < 30; i++, now += 5) await limiter.take('agent:alice');
+      expect(bucket.wanted[bucket.wanted.length - 1]).toBeGreaterThan(10);
+      now += LEASE_TTL_MS;
+      await limiter.take('agent:alice');
+      expect(bucket.wanted[bucket.wanted.length - 1]).toBe(10);
+      // Spend the bucket to a refusal at one instant: the lease after it is the smallest again.
+      while ((await limiter.take('agent:alice')).allowed);
+      now += LEASE_TTL_MS;
+      await limiter.take('agent:alice');
+      expect(bucket.wanted[bucket.wanted.length - 1]).toBe(10);
+    });
+
+    it('keeps one rate across instances: adaptive leases still allow the burst once', async () => {
+      const bucket = new FakeSharedBucket(policy.ratePerSecond, policy.burst, clock);
+      const instances = [0, 1, 2].map(() => new SharedRateLimiter(bucket, 2, new RateLimiter(policy, clock), clock, 50));
+      const results: TakeResult[] = [];
+      for (let i = 0; i < 60; i++, now += 1) results.push(await instances[i % 3].take('agent:alice'));
+      expect(await allowed(results)).toBe(policy.burst);
+    });
   });
 });
