@@ -54,11 +54,11 @@ function openSection(s: ChannelStateSnapshot): ListSection {
   return newestFirst(`Open threads (${s.openThreads.length}${dropped}), newest first:`, s.openThreads, openLine);
 }
 
-function listSection<T>(title: string, items: readonly T[], render: (item: T) => string): ListSection | null {
+function listSection<T>(title: string, items: IndexedList<T>, render: (item: T) => string): ListSection | null {
   return items.length === 0 ? null : newestFirst(`${title} (newest first):`, items, render);
 }
 
-/** An array, or the lazily read open-thread list. */
+/** An array, or a lazily read list of the snapshot (see LineListView, OpenThreadList). */
 interface IndexedList<T> {
   readonly length: number;
   at(i: number): T | undefined;

@@ -1,14 +1,7 @@
 import { excerpt } from '../text/excerpt';
-import {
-  DECISIONS_KEEP,
-  STATE_EXCERPT_CAP,
-  NAME_LIST_CAP,
-  OPEN_THREADS_CAP,
-  RECENT_CLOSURES_KEEP,
-  STATUS_AGENTS_KEEP,
-} from './state-limits';
-import { Instant, OpenRecord } from './state-records';
-import { ChannelStateSnapshot, NameCount, OpenThreadView } from './state-snapshot';
+import { STATE_EXCERPT_CAP, NAME_LIST_CAP, OPEN_THREADS_CAP } from './state-limits';
+import { Instant, OpenRecord, StatusRecord } from './state-records';
+import { ChannelStateSnapshot, NameCount, OpenThreadView, StatusView } from './state-snapshot';
 import { ChannelState } from './channel-state';
 
 /**
@@ -16,6 +9,7 @@ import { ChannelState } from './channel-state';
  * - open threads: past OPEN_THREADS_CAP the oldest (lowest seq) are dropped and counted;
  * - recent closures and decisions: the newest RECENT_CLOSURES_KEEP / DECISIONS_KEEP by seq;
  * - latest status: the STATUS_AGENTS_KEEP agents who reported most recently;
+ *   (the three lists bound themselves, see recent-list.ts: carried entries stay text)
  * - participants and topics: past NAME_LIST_CAP the least active are dropped (first-seen order kept).
  * Only kept records are excerpted and have their dates formatted.
  */
@@ -30,12 +24,9 @@ export function boundChannelState(state: ChannelState): ChannelStateSnapshot {
     eventCount: state.eventCount,
     openThreads: state.open.seal(materialiseOpen),
     openThreadsDropped: state.openDropped,
-    recentClosures: state.closures.slice(-RECENT_CLOSURES_KEEP).map(materialise),
-    decisions: state.decisions.slice(-DECISIONS_KEEP).map(materialise),
-    latestStatus: [...state.statuses.entries()]
-      .sort((a, b) => a[1].seq - b[1].seq)
-      .slice(-STATUS_AGENTS_KEEP)
-      .map(([agent, st]) => ({ agent, seq: st.seq, topic: st.topic, at: instantToIso(st.at), text: shorten(st.text) })),
+    recentClosures: state.closures.seal(materialise),
+    decisions: state.decisions.seal(materialise),
+    latestStatus: state.statuses.seal(materialiseStatus),
   };
 }
 
@@ -65,6 +56,13 @@ function boundNames(counts: ReadonlyMap<string, number>): NameCount[] {
 function materialise<R extends { readonly at: Instant; readonly text: string }>(r: R): R & { readonly at: string } {
   if (typeof r.at === 'string' && r.text.length <= STATE_EXCERPT_CAP) return r as R & { readonly at: string };
   return { ...r, at: instantToIso(r.at), text: shorten(r.text) };
+}
+
+/** As `materialise`, under its agent. */
+function materialiseStatus(agent: string, st: StatusRecord): StatusView {
+  const { seq, topic } = st;
+  if (typeof st.at === 'string' && st.text.length <= STATE_EXCERPT_CAP) return { agent, seq, topic, at: st.at, text: st.text };
+  return { agent, seq, topic, at: instantToIso(st.at), text: shorten(st.text) };
 }
 
 /** As `materialise`; a new open record starts with empty JSON memos (see OpenRecord). */

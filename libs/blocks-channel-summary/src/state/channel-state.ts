@@ -1,5 +1,7 @@
 import { OpenThreadSet } from './open-thread-set';
-import { ClosureRecord, DecisionRecord, StatusRecord } from './state-records';
+import { RecentList, StatusList } from './recent-list';
+import { DECISIONS_KEEP, RECENT_CLOSURES_KEEP, STATUS_AGENTS_KEEP } from './state-limits';
+import { ClosureRecord, DecisionRecord } from './state-records';
 
 /**
  * The tracker's working state during one call: decoded from the previous annotations, folded
@@ -20,14 +22,17 @@ export interface ChannelState {
   readonly open: OpenThreadSet;
   /** Open requests dropped past OPEN_THREADS_CAP, cumulative. */
   openDropped: number;
-  /** Oldest first; trimmed to the newest when bounded. */
-  readonly closures: ClosureRecord[];
-  readonly decisions: DecisionRecord[];
+  /** Oldest first; the newest kept when bounded. */
+  readonly closures: RecentList<ClosureRecord>;
+  readonly decisions: RecentList<DecisionRecord>;
   /** Latest STATUS per agent. */
-  readonly statuses: Map<string, StatusRecord>;
+  readonly statuses: StatusList;
 }
 
-export function emptyChannelState(open: OpenThreadSet = new OpenThreadSet()): ChannelState {
+/** The parts of a state read from annotations (each read lazily from its text where it can be). */
+export type CarriedLists = Partial<Pick<ChannelState, 'open' | 'closures' | 'decisions' | 'statuses'>>;
+
+export function emptyChannelState(lists: CarriedLists = {}): ChannelState {
   return {
     participantCounts: new Map(),
     topicCounts: new Map(),
@@ -35,10 +40,10 @@ export function emptyChannelState(open: OpenThreadSet = new OpenThreadSet()): Ch
     periodEndMs: NaN,
     messageCount: 0,
     eventCount: 0,
-    open,
+    open: lists.open ?? new OpenThreadSet(),
     openDropped: 0,
-    closures: [],
-    decisions: [],
-    statuses: new Map(),
+    closures: lists.closures ?? new RecentList(RECENT_CLOSURES_KEEP),
+    decisions: lists.decisions ?? new RecentList(DECISIONS_KEEP),
+    statuses: lists.statuses ?? new StatusList(STATUS_AGENTS_KEEP),
   };
 }

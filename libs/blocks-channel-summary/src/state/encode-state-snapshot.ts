@@ -4,7 +4,7 @@ import { ChannelStateSnapshot } from './state-snapshot';
 /**
  * The state keys for a snapshot (and only those: the caller overlays them on the strategy's
  * annotations). `periodStart`/`periodEnd` are omitted while no message was seen.
- * The open lists are one entry per line (see open-thread-text.ts): untouched entries are copied.
+ * The lists are one entry per line (see open-thread-text.ts, line-list.ts): untouched entries are copied.
  */
 export function encodeStateSnapshot(snapshot: ChannelStateSnapshot): Record<string, string> {
   const open = snapshot.openThreads.encode();
@@ -18,9 +18,9 @@ export function encodeStateSnapshot(snapshot: ChannelStateSnapshot): Record<stri
     [K.openThreads]: open.openThreads,
     [K.openThreadDetails]: open.openThreadDetails,
     [K.openThreadsDropped]: String(snapshot.openThreadsDropped),
-    [K.recentClosures]: JSON.stringify(snapshot.recentClosures),
-    [K.decisions]: JSON.stringify(snapshot.decisions),
-    [K.latestStatus]: JSON.stringify(snapshot.latestStatus),
+    [K.recentClosures]: snapshot.recentClosures.encode(),
+    [K.decisions]: snapshot.decisions.encode(),
+    [K.latestStatus]: snapshot.latestStatus.encode(),
   };
   if (snapshot.periodStart !== null) own[K.periodStart] = snapshot.periodStart;
   if (snapshot.periodEnd !== null) own[K.periodEnd] = snapshot.periodEnd;

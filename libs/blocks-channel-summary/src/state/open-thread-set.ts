@@ -93,6 +93,9 @@ export class OpenThreadSet {
   private readonly added = new Map<string, OpenRecord>();
   /** Carried entries before this one are dropped or removed (dropOldest resumes here). */
   private dropCursor = 0;
+  /** The last key searched for in the carried text and the entry found (-1: none); see carriedIndexOfKey. */
+  private lastKey: string | undefined;
+  private lastEntry = -1;
 
   constructor(private readonly carried: OpenThreadText | null = null) {}
 
@@ -160,7 +163,12 @@ export class OpenThreadSet {
   private carriedIndexOfKey(key: string): number {
     if (this.carried === null) return -1;
     const synthetic = key.startsWith(SEQ_KEY_PREFIX);
-    const i = synthetic ? this.carried.indexOfSeq(Number(key.slice(SEQ_KEY_PREFIX.length))) : this.carried.indexOfCorrelationId(key);
+    // A closing or a handoff looks its thread up twice (get, then close or reassign): one search.
+    if (key !== this.lastKey) {
+      this.lastKey = key;
+      this.lastEntry = synthetic ? this.carried.indexOfSeq(Number(key.slice(SEQ_KEY_PREFIX.length))) : this.carried.indexOfCorrelationId(key);
+    }
+    const i = this.lastEntry;
     if (i < 0 || this.removed.has(i)) return -1;
     if (synthetic && this.carriedRecord(i).correlationId !== null) return -1;
     return i;

@@ -13,6 +13,8 @@
  */
 
 const SEPARATOR = ',\n';
+/** The separator's second character, searched for alone (see entryStarts). */
+const NEWLINE = '\n';
 const LIST_OPEN = '[\n';
 const LIST_CLOSE = '\n]';
 const DETAILS_OPEN = '{\n';
@@ -146,10 +148,13 @@ export class OpenThreadText {
 function entryStarts(text: string, open: string, close: string, head: string): number[] | null {
   if (!text.startsWith(open) || !text.endsWith(ENTRY_TAIL + close) || !text.startsWith(head, open.length)) return null;
   const starts = [open.length];
-  for (let at = text.indexOf(SEPARATOR, open.length); at >= 0; at = text.indexOf(SEPARATOR, at + SEPARATOR.length)) {
-    const next = at + SEPARATOR.length;
-    if (text[at - 1] !== ENTRY_TAIL || !text.startsWith(head, next)) return null;
-    starts.push(next);
+  // Searches for the newline alone: a one-character search runs at memchr speed, while `,\n`
+  // stops at every comma of the JSON (several per entry). Any newline past the opening one is a
+  // separator's or the closing one's (no value holds a raw newline).
+  const last = text.length - close.length;
+  for (let at = text.indexOf(NEWLINE, open.length); at >= 0 && at < last; at = text.indexOf(NEWLINE, at + 1)) {
+    if (text[at - 1] !== SEPARATOR[0] || text[at - 2] !== ENTRY_TAIL || !text.startsWith(head, at + 1)) return null;
+    starts.push(at + 1);
   }
   return starts;
 }

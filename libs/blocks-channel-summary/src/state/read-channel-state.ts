@@ -1,9 +1,13 @@
-import { DEFAULT_TOPIC, MessageType } from '@qhorus/api';
+import { DEFAULT_TOPIC } from '@qhorus/api';
 import { OpenThreadSet, THREAD_TYPE_NAMES, threadKey, toOpenRecord } from './open-thread-set';
 import { OpenThreadText } from './open-thread-text';
 import { STATE_KEYS as K } from './state-keys';
-import { ClosureOutcome, ClosureRecord, DecisionRecord, OpenRecord, StatusRecord, ThreadType } from './state-records';
+import { CLOSURE_OUTCOMES, ClosureOutcome, ClosureRecord, DecisionRecord, OpenRecord, ThreadType } from './state-records';
 import { emptyChannelState, ChannelState } from './channel-state';
+import { CLOSURE_ENTRY, DECISION_ENTRY, STATUS_ENTRY } from './canonical-entry';
+import { LineListText } from './line-list';
+import { carriedStatuses, RecentList, StatusList } from './recent-list';
+import { DECISIONS_KEEP, RECENT_CLOSURES_KEEP, STATUS_AGENTS_KEEP } from './state-limits';
 import {
   asNullableString,
   asSeq,
@@ -15,13 +19,7 @@ import {
   readJsonObject,
 } from './json-annotation';
 
-const OUTCOME_NAMES: ReadonlySet<string> = new Set([
-  MessageType.RESPONSE,
-  MessageType.DONE,
-  MessageType.DECLINE,
-  MessageType.FAILURE,
-  MessageType.HANDOFF,
-]);
+const OUTCOME_NAMES: ReadonlySet<string> = new Set(CLOSURE_OUTCOMES);
 
 /**
  * Decodes the channel state from the previous annotations, once per call (never per message).
@@ -29,7 +27,12 @@ const OUTCOME_NAMES: ReadonlySet<string> = new Set([
  * because annotations may have been written by another tier, another version or by hand.
  */
 export function readChannelState(annotations: Readonly<Record<string, string>>): ChannelState {
-  const state = emptyChannelState(readOpenThreads(annotations[K.openThreads], annotations[K.openThreadDetails]));
+  const state = emptyChannelState({
+    open: readOpenThreads(annotations[K.openThreads], annotations[K.openThreadDetails]),
+    closures: readClosures(annotations[K.recentClosures]),
+    decisions: readDecisions(annotations[K.decisions]),
+    statuses: readStatuses(annotations[K.latestStatus]),
+  });
   readNameCounts(annotations[K.participants], annotations[K.participantCounts], state.participantCounts);
   readNameCounts(annotations[K.topics], annotations[K.topicCounts], state.topicCounts);
   state.periodStartMs = readInstantMs(annotations[K.periodStart]);
@@ -37,14 +40,30 @@ export function readChannelState(annotations: Readonly<Record<string, string>>):
   state.messageCount = readCount(annotations[K.messageCount]);
   state.eventCount = readCount(annotations[K.eventCount]);
   state.openDropped = readCount(annotations[K.openThreadsDropped]);
-  for (const c of readJsonArray(annotations[K.recentClosures])) pushIfDefined(state.closures, toClosure(c));
-  for (const d of readJsonArray(annotations[K.decisions])) pushIfDefined(state.decisions, toDecision(d));
-  readStatuses(annotations[K.latestStatus], state.statuses);
   return state;
 }
 
-function pushIfDefined<T>(list: T[], item: T | undefined): void {
-  if (item !== undefined) list.push(item);
+/**
+ * `recentClosures` and `decisions`: in the tracker's canonical one-per-line form the entries are
+ * kept as text (see line-list.ts); any other value is decoded entry by entry, invalid ones skipped.
+ */
+export function readClosures(value: string | undefined): RecentList<ClosureRecord> {
+  return readRecentList(value, CLOSURE_ENTRY, RECENT_CLOSURES_KEEP, toClosure);
+}
+
+export function readDecisions(value: string | undefined): RecentList<DecisionRecord> {
+  return readRecentList(value, DECISION_ENTRY, DECISIONS_KEEP, toDecision);
+}
+
+function readRecentList<R>(value: string | undefined, entry: RegExp, keep: number, decode: (raw: unknown) => R | undefined): RecentList<R> {
+  const text = LineListText.parse(value, entry);
+  if (text !== null) return new RecentList(keep, text);
+  const list = new RecentList<R>(keep);
+  for (const raw of readJsonArray(value)) {
+    const record = decode(raw);
+    if (record !== undefined) list.push(record);
+  }
+  return list;
 }
 
 /** A name list plus its counts object; names only in one of the two are kept too (count 0 if unknown). */
@@ -119,8 +138,16 @@ function toDecision(raw: unknown): DecisionRecord | undefined {
   return { seq, sender, topic: asString(raw.topic) ?? DEFAULT_TOPIC, at: asString(raw.at) ?? '', text: asString(raw.text) ?? '' };
 }
 
-function readStatuses(list: string | undefined, into: Map<string, StatusRecord>): void {
-  for (const raw of readJsonArray(list)) {
+/**
+ * `latestStatus`: as the lists above, the canonical form kept as text (one entry per agent); any
+ * other value decoded entry by entry, an agent listed twice keeping its highest seq.
+ */
+export function readStatuses(value: string | undefined): StatusList {
+  const text = LineListText.parse(value, STATUS_ENTRY);
+  const carried = text && carriedStatuses(text);
+  if (text && carried) return new StatusList(STATUS_AGENTS_KEEP, text, carried);
+  const into = new StatusList(STATUS_AGENTS_KEEP);
+  for (const raw of readJsonArray(value)) {
     if (!isObject(raw)) continue;
     const agent = asString(raw.agent);
     const seq = asSeq(raw.seq);
@@ -129,4 +156,5 @@ function readStatuses(list: string | undefined, into: Map<string, StatusRecord>)
     if (current && current.seq >= seq) continue;
     into.set(agent, { seq, topic: asString(raw.topic) ?? DEFAULT_TOPIC, at: asString(raw.at) ?? '', text: asString(raw.text) ?? '' });
   }
+  return into;
 }

@@ -1,6 +1,5 @@
 import { applyThreadRule, Message, MessageType, REQUEST_TYPES, ThreadState } from '@qhorus/api';
 import { isDecision } from './decision-rule';
-import { DECISIONS_KEEP, RECENT_CLOSURES_KEEP } from './state-limits';
 import { ClosureOutcome, OpenRecord, reassigned, ThreadType } from './state-records';
 import { ChannelState } from './channel-state';
 import { threadKey } from './open-thread-set';
@@ -45,7 +44,6 @@ export class StateAccumulator {
     const answersCommand = this.applyThread(m);
     if (isDecision(m, answersCommand)) {
       s.decisions.push({ seq: m.seq, sender: m.sender, topic: m.topic, at: m.createdAt, text: m.content });
-      trimToNewest(s.decisions, DECISIONS_KEEP);
     }
   }
 
@@ -104,8 +102,7 @@ export class StateAccumulator {
   }
 
   private recordClosure(m: Message, outcome: ClosureOutcome, request: OpenRecord | null): void {
-    const closures = this.state.closures;
-    closures.push({
+    this.state.closures.push({
       outcome,
       correlationId: request ? request.correlationId : (m.correlationId ?? null),
       requestType: request ? request.type : null,
@@ -118,7 +115,6 @@ export class StateAccumulator {
       at: m.createdAt,
       text: m.content,
     });
-    trimToNewest(closures, RECENT_CLOSURES_KEEP);
   }
 }
 
@@ -128,9 +124,4 @@ const UNMATCHED_OUTCOMES: ReadonlySet<MessageType> = new Set([MessageType.DONE, 
 /** Reads createdAt as epoch ms; tolerates an ISO string (e.g. a message that went through JSON). */
 function toEpochMs(createdAt: Date | string): number {
   return createdAt instanceof Date ? createdAt.getTime() : Date.parse(createdAt);
-}
-
-/** Keeps a list near `keep` entries at amortised O(1) per push: trims only once it doubles. */
-function trimToNewest<T>(list: T[], keep: number): void {
-  if (list.length > 2 * keep) list.splice(0, list.length - keep);
 }

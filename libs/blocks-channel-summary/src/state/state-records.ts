@@ -19,6 +19,15 @@ export type ClosureOutcome =
  */
 export type Instant = Date | string;
 
+/** Every closure outcome, in the order they are listed above. */
+export const CLOSURE_OUTCOMES: readonly ClosureOutcome[] = Object.freeze([
+  MessageType.RESPONSE,
+  MessageType.DONE,
+  MessageType.DECLINE,
+  MessageType.FAILURE,
+  MessageType.HANDOFF,
+]);
+
 /** The contract shape of one `openThreads` entry (DESIGN §3). */
 export interface OpenThread {
   readonly correlationId: string | null;

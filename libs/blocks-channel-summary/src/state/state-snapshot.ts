@@ -1,3 +1,4 @@
+import type { LineListView } from './line-list';
 import type { OpenThreadList } from './open-thread-set';
 import { ClosureRecord, OpenThread, OpenThreadDetail } from './state-records';
 
@@ -44,7 +45,8 @@ export interface ChannelStateSnapshot {
   /** Oldest first; read lazily (see OpenThreadList). */
   readonly openThreads: OpenThreadList;
   readonly openThreadsDropped: number;
-  readonly recentClosures: readonly ClosureView[];
-  readonly decisions: readonly DecisionView[];
-  readonly latestStatus: readonly StatusView[];
+  /** Oldest first, read lazily like the open threads (see LineListView). */
+  readonly recentClosures: LineListView<ClosureView>;
+  readonly decisions: LineListView<DecisionView>;
+  readonly latestStatus: LineListView<StatusView>;
 }
