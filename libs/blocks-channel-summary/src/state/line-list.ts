@@ -13,10 +13,11 @@
  * value, a malformed entry) is decoded the slow way, by JSON.parse, with the usual tolerance.
  */
 
-const LIST_OPEN = '[\n';
-const LIST_CLOSE = '\n]';
-const SEPARATOR = ',\n';
-const EMPTY_LIST = '[]';
+/** The frame of the one-per-line form, shared with the open-thread keys (open-thread-text.ts). */
+export const LIST_OPEN = '[\n';
+export const LIST_CLOSE = '\n]';
+export const SEPARATOR = ',\n';
+export const EMPTY_LIST = '[]';
 
 /** The array of entry texts (a piece may be a run of several entries, already separated). */
 export function joinLines(pieces: readonly string[]): string {

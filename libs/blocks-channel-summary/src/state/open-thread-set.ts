@@ -1,6 +1,7 @@
 import { DEFAULT_TOPIC, MessageType, THREAD_OPENING_TYPES } from '@qhorus/api';
 import { asNullableString, asSeq, asString, isObject, JsonObject } from './json-annotation';
-import { detailEntry, joinOpenDetails, joinOpenThreads, OpenThreadText } from './open-thread-text';
+import { joinLines } from './line-list';
+import { detailEntry, joinOpenDetails, OpenThreadText } from './open-thread-text';
 import { OpenRecord, ThreadType } from './state-records';
 import { OpenThreadView } from './state-snapshot';
 
@@ -268,7 +269,7 @@ export class OpenThreadList implements Iterable<OpenThreadView> {
       threads.push(threadJson(v));
       details.push(detailEntry(v.seq, detailJson(v)));
     }
-    this.encodedMemo = { openThreads: joinOpenThreads(threads), openThreadDetails: joinOpenDetails(details) };
+    this.encodedMemo = { openThreads: joinLines(threads), openThreadDetails: joinOpenDetails(details) };
     return this.encodedMemo;
   }
 }

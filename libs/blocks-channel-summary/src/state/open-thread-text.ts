@@ -12,14 +12,12 @@
  * (up to OPEN_THREADS_CAP entries, ~50 KB, which took ~0.8 ms per call to parse and re-encode).
  */
 
-const SEPARATOR = ',\n';
+import { EMPTY_LIST, LIST_CLOSE, LIST_OPEN, SEPARATOR } from './line-list';
+
 /** The separator's second character, searched for alone (see entryStarts). */
 const NEWLINE = '\n';
-const LIST_OPEN = '[\n';
-const LIST_CLOSE = '\n]';
 const DETAILS_OPEN = '{\n';
 const DETAILS_CLOSE = '\n}';
-const EMPTY_LIST = '[]';
 const EMPTY_DETAILS = '{}';
 const THREAD_HEAD = '{"correlationId":';
 const DETAIL_HEAD = '"';
@@ -36,12 +34,7 @@ interface EntryIndex {
   readonly bySeq: ReadonlyMap<number, number>;
 }
 
-/** `openThreads` from entry texts (a piece may be a run of several entries, already separated). */
-export function joinOpenThreads(pieces: readonly string[]): string {
-  return pieces.length === 0 ? EMPTY_LIST : LIST_OPEN + pieces.join(SEPARATOR) + LIST_CLOSE;
-}
-
-/** `openThreadDetails` from entry texts (see joinOpenThreads). */
+/** `openThreadDetails` from entry texts (`openThreads` is joined by joinLines, line-list.ts). */
 export function joinOpenDetails(pieces: readonly string[]): string {
   return pieces.length === 0 ? EMPTY_DETAILS : DETAILS_OPEN + pieces.join(SEPARATOR) + DETAILS_CLOSE;
 }
@@ -52,7 +45,7 @@ export function detailEntry(seq: number, detailJson: string): string {
 }
 
 /**
- * The two keys as written by joinOpenThreads / joinOpenDetails, indexed by entry. `parse` returns
+ * The two keys as written by joinLines / joinOpenDetails, indexed by entry. `parse` returns
  * null for anything else (an older compact encoding, another writer's value, a mismatch between
  * the two keys): the caller then decodes it the slow way, by JSON.parse.
  */
@@ -129,7 +122,7 @@ export class OpenThreadText {
     return this.details.slice(this.detailStarts[i], entryEnd(this.details, this.detailStarts, i, DETAILS_CLOSE));
   }
 
-  /** Entries first..last (inclusive) of `openThreads`, separators included: one piece for joinOpenThreads. */
+  /** Entries first..last (inclusive) of `openThreads`, separators included: one piece for joinLines. */
   threadRun(first: number, last: number): string {
     return this.threads.slice(this.threadStarts[first], entryEnd(this.threads, this.threadStarts, last, LIST_CLOSE));
   }
