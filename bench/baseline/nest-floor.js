@@ -8,7 +8,7 @@
 // Same routes, bodies and answers as baseline/server.js. Plain JS: decorators applied by hand.
 //   POST /api/v1/channels/:name/messages, POST …/messages/batch (nested DTOs, validated each, and
 //   the bare multi-row insert), GET /api/v1/channels/:name/summary
-// Env: DATABASE_URL, PORT, HOST, POOL_SIZE, LOG_FILE.
+// Env: DATABASE_URL, PORT, HOST, POOL_SIZE, LOG_FILE. Run as a script it listens; required, it exports createFloorApp.
 require('reflect-metadata');
 const { NestFactory, APP_GUARD } = require('@nestjs/core');
 const { FastifyAdapter } = require('@nestjs/platform-fastify');
@@ -103,7 +103,8 @@ decorateMethod(HealthController, 'health', Get('health'));
 class FloorModule {}
 Module({ controllers: [ChannelsController, HealthController], providers: [{ provide: APP_GUARD, useClass: TokenGuard }] })(FloorModule);
 
-async function main() {
+/** The floor app, initialised but not listening (the feature-cost tool answers it in process). */
+async function createFloorApp() {
   const adapter = new FastifyAdapter({ logger: false });
   // One line per request from one onResponse hook, as the service logs (logging/request-log.ts).
   const requestLog = log.child({ context: 'HTTP' });
@@ -113,9 +114,19 @@ async function main() {
   });
   const app = await NestFactory.create(FloorModule, adapter, { logger: false });
   app.useGlobalPipes(new ValidationPipe({ whitelist: true, forbidNonWhitelisted: true, transform: true, stopAtFirstError: false }));
+  return app;
+}
+
+/** Closes the app and the floor's own pool. */
+async function closeFloorApp(app) {
+  await app.close();
+  await pool.end();
+}
+
+async function main() {
+  const app = await createFloorApp();
   const close = async () => {
-    await app.close();
-    await pool.end();
+    await closeFloorApp(app);
     process.exit(0);
   };
   process.on('SIGTERM', close);
@@ -123,7 +134,11 @@ async function main() {
   await app.listen(Number(process.env.PORT), process.env.HOST);
 }
 
-main().catch((e) => {
-  console.error(e);
-  process.exit(1);
-});
+if (require.main === module) {
+  main().catch((e) => {
+    console.error(e);
+    process.exit(1);
+  });
+}
+
+module.exports = { createFloorApp, closeFloorApp };
