@@ -5,18 +5,22 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureServiceBuilt, SERVICE_ENTRY } from './support/process-harness';
 
-/** Runs the built service with `env` until it exits; its stderr and stdout lines, and the exit code. */
+/**
+ * Runs the built service with `env` until it exits; its stderr lines and the exit code. The failure
+ * line goes to stderr; Nest's own error line goes to stdout through pino, so which of the two a
+ * reader of both pipes sees last depends on timing, not on the service.
+ */
 function runService(env: Record<string, string>): Promise<{ code: number | null; lines: string[] }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [SERVICE_ENTRY], { env: { PATH: process.env.PATH ?? '', ...env } });
-    let out = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (out += d));
-    child.on('exit', (code) => resolve({ code, lines: out.split('\n').filter(Boolean) }));
+    let err = '';
+    child.stdout.resume();
+    child.stderr.on('data', (d) => (err += d));
+    child.on('close', (code) => resolve({ code, lines: err.split('\n').filter(Boolean) }));
   });
 }
 
-/** The last line, parsed: a start-up failure must be one JSON line. */
+/** The last stderr line, parsed: a start-up failure must be one JSON line. */
 const lastJson = (lines: string[]) => JSON.parse(lines[lines.length - 1]) as { level: string; message: string; context: string };
 
 describe('a failure to start is one JSON line naming what failed, and exit code 1', () => {
