@@ -8,6 +8,8 @@ import { startTestApp, TEST_ADMIN_TOKEN, TestApp } from './support/test-app';
 const QUESTION = 'Is the orders migration reviewed and the integration suite green?';
 const ANSWER = 'Yes: the migration was reviewed this morning and the suite is green.';
 const CONCLUSION = 'Release 42 ships on Friday. The migration is reviewed and the suite is green.';
+/** Past this the agents are stopped, so a wait that never ends fails with the step it was on (under jest's timeout). */
+const AGENTS_DEADLINE_MS = 60_000;
 
 describe('examples/agents: a planner and a worker coordinate through Qhorus with the Anthropic SDK', () => {
   let t: TestApp;
@@ -34,11 +36,11 @@ describe('examples/agents: a planner and a worker coordinate through Qhorus with
     await planner.createChannel({ name: 'release-42', description: 'Ship release 42' });
     await planner.postMessage('release-42', { type: 'STATUS', content: 'Release 42 is planned for Friday', topic: 'plan' });
     const anthropic = new Anthropic({ apiKey: 'test-key', baseURL: llm.baseURL, maxRetries: 0 });
-    const controller = new AbortController();
+    const signal = AbortSignal.timeout(AGENTS_DEADLINE_MS);
 
     const [planned, worked] = await Promise.all([
-      runPlanner({ client: planner, anthropic, model: 'claude-test', channel: 'release-42', worker: 'worker', goal: 'decide whether release 42 ships on Friday', signal: controller.signal }),
-      runWorker({ client: worker, anthropic, model: 'claude-test', channel: 'release-42', name: 'worker', signal: controller.signal }),
+      runPlanner({ client: planner, anthropic, model: 'claude-test', channel: 'release-42', worker: 'worker', goal: 'decide whether release 42 ships on Friday', signal }),
+      runWorker({ client: worker, anthropic, model: 'claude-test', channel: 'release-42', name: 'worker', signal }),
     ]);
 
     expect(planned).toMatchObject({ question: QUESTION, answer: ANSWER, conclusion: CONCLUSION });
@@ -58,12 +60,31 @@ describe('examples/agents: a planner and a worker coordinate through Qhorus with
     expect(planned.summary.text).toContain('planner');
 
     // Each model call got the channel's context from Qhorus, through the SDK's own request.
-    const calls = llm.requests.map((r) => ({ system: String(r.body.system), said: JSON.stringify(r.body.messages) }));
+    const calls = llm.requests.slice(-3).map((r) => ({ system: String(r.body.system), said: JSON.stringify(r.body.messages) }));
     expect(calls).toHaveLength(3);
     const workerCall = calls.find((c) => c.system.includes('the worker'))!;
     expect(workerCall.said).toContain(QUESTION);
     const conclusionCall = calls.find((c) => c.system.includes('Conclude'))!;
     expect(conclusionCall.said).toContain('[Summary of messages 1–');
     expect(conclusionCall.said).toContain(ANSWER);
+  });
+
+  it('a worker started after the question was asked still answers it (from its inbox)', async () => {
+    const admin = new QhorusClient({ baseUrl: t.baseUrl, token: TEST_ADMIN_TOKEN });
+    const planner = new QhorusClient({ baseUrl: t.baseUrl, token: (await admin.registerAgent('late-planner')).token });
+    const worker = new QhorusClient({ baseUrl: t.baseUrl, token: (await admin.registerAgent('late-worker')).token });
+    await planner.createChannel({ name: 'release-43', description: 'Ship release 43' });
+    const anthropic = new Anthropic({ apiKey: 'test-key', baseURL: llm.baseURL, maxRetries: 0 });
+    const signal = AbortSignal.timeout(AGENTS_DEADLINE_MS);
+
+    const planning = runPlanner({ client: planner, anthropic, model: 'claude-test', channel: 'release-43', worker: 'late-worker', goal: 'decide whether release 43 ships', signal });
+    const [asked] = await admin.waitForMessages('release-43', { afterSeq: 0, waitMs: 20_000, type: ['QUERY'] });
+    expect(asked).toMatchObject({ sender: 'late-planner', target: 'late-worker' });
+    const worked = await runWorker({ client: worker, anthropic, model: 'claude-test', channel: 'release-43', name: 'late-worker', signal });
+    const planned = await planning;
+
+    expect(worked.query.seq).toBe(asked.seq);
+    expect(planned.answer).toBe(ANSWER);
+    expect(worked.closedBy).toMatchObject({ sender: 'late-planner', type: 'DONE', correlationId: asked.correlationId });
   });
 });

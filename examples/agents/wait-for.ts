@@ -15,7 +15,7 @@ export async function nextMessage(client: QhorusClient, channel: string, afterSe
     for await (const e of client.events(channel, { afterSeq, signal: stop.signal }) as AsyncGenerator<ChannelEvent>) {
       if (e.event === 'message.posted' && match(e.data)) return e.data;
     }
-    throw new Error(`stopped waiting on ${channel}`);
+    throw new Error(`stopped waiting on ${channel} for a message after seq ${afterSeq}`);
   } finally {
     signal?.removeEventListener('abort', onAbort);
     stop.abort();
