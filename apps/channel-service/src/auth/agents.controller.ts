@@ -1,9 +1,10 @@
-import { Body, Controller, Delete, Get, HttpCode, HttpStatus, Param, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, HttpStatus, Param, Post, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AdminOnly } from './auth.decorators';
 import { AuthService } from './auth.service';
 import { AgentDto, RegisteredAgentDto, RevokedAgentDto, RotatedTokenDto } from './dto/agent-views.dto';
 import { RegisterAgentDto } from './dto/register-agent.dto';
+import { NoQuery, NoQueryPipe } from '../common/no-query.pipe';
 
 @ApiTags('agents')
 @ApiBearerAuth()
@@ -24,7 +25,7 @@ export class AgentsController {
   /** Active agents with their creation and last-seen times. */
   @Get()
   @ApiOkResponse({ type: [AgentDto] })
-  async list(): Promise<AgentDto[]> {
+  async list(@Query(NoQueryPipe) _query: NoQuery): Promise<AgentDto[]> {
     const agents = await this.auth.list();
     return agents.map((a) => ({ name: a.name, createdAt: a.createdAt, lastSeenAt: a.lastSeenAt }));
   }

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, HttpStatus, Param, Patch, Post } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, HttpStatus, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal } from '../auth/auth.decorators';
 import { Principal } from '../auth/principal';
@@ -8,6 +8,7 @@ import { ChannelWithWarningsResponse, ReadCursorResponse, ReaderChannelResponse 
 import { CreateChannelDto } from './dto/create-channel.dto';
 import { MarkReadDto } from './dto/mark-read.dto';
 import { UpdateChannelDto } from './dto/update-channel.dto';
+import { NoQuery, NoQueryPipe } from '../common/no-query.pipe';
 
 @ApiTags('channels')
 @ApiBearerAuth()
@@ -24,13 +25,13 @@ export class ChannelsController {
 
   @Get()
   @ApiOkResponse({ type: [ReaderChannelResponse] })
-  async list(@CurrentPrincipal() by: Principal): Promise<ReaderChannelResponse[]> {
+  async list(@CurrentPrincipal() by: Principal, @Query(NoQueryPipe) _query: NoQuery): Promise<ReaderChannelResponse[]> {
     return (await this.channels.listForReader(by)).map((c) => readerChannelView(c.channel, c.readThroughSeq));
   }
 
   @Get(':name')
   @ApiOkResponse({ type: ReaderChannelResponse })
-  async get(@Param('name') name: string, @CurrentPrincipal() by: Principal): Promise<ReaderChannelResponse> {
+  async get(@Param('name') name: string, @CurrentPrincipal() by: Principal, @Query(NoQueryPipe) _query: NoQuery): Promise<ReaderChannelResponse> {
     const { channel, readThroughSeq } = await this.channels.getForReader(name, by);
     return readerChannelView(channel, readThroughSeq);
   }

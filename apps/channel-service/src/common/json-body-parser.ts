@@ -1,4 +1,5 @@
 import { BadRequestException, UnsupportedMediaTypeException } from '@nestjs/common';
+import { isUtf8 } from 'node:buffer';
 import secureJson from 'secure-json-parse';
 
 const JSON_CONTENT_TYPE = 'application/json';
@@ -8,20 +9,31 @@ const TEXT_CONTENT_TYPE = 'text/plain';
 const ANY_OTHER_CONTENT_TYPE = '*';
 /** What secure-json-parse refuses: keys that would reach an object's prototype when assigned. */
 const PROTO_KEY = /"__proto__"\s*:/;
+/** The charset parameter of a Content-Type (RFC 9110 §8.3.2), quoted or not. */
+const CHARSET_PARAM = /;\s*charset\s*=\s*"?([^";\s]+)"?/i;
+/** JSON is UTF-8 (RFC 8259 §8.1); these name it. */
+const UTF8_NAMES = new Set(['utf-8', 'utf8']);
+/** The only Content-Encoding taken: none (the API does not decompress bodies). */
+const IDENTITY_ENCODING = 'identity';
 
 /** A request body that is not JSON (or is a JSON text this API refuses); the MCP route answers it as a JSON-RPC parse error. */
 export class InvalidJsonBodyException extends BadRequestException {}
 
+interface BodyRequest {
+  headers: Record<string, string | string[] | undefined>;
+}
+
 /**
  * The little of Fastify used here, typed structurally (see request-hardening.ts).
- * The body arrives as a string within the route's body limit, as with Fastify's own parser.
+ * The body arrives as bytes within the route's body limit (so Content-Length is checked against
+ * the bytes sent, and bytes that are not UTF-8 are refused, not turned into U+FFFD).
  */
 interface ParserHost {
   removeContentTypeParser(contentType: string): unknown;
   addContentTypeParser(
     contentType: string,
-    options: { parseAs: 'string' },
-    parser: (request: unknown, body: string, done: (err: Error | null, value?: unknown) => void) => void,
+    options: { parseAs: 'buffer' },
+    parser: (request: BodyRequest, body: Buffer, done: (err: Error | null, value?: unknown) => void) => void,
   ): unknown;
   addContentTypeParser(contentType: string, parser: (request: unknown, payload: unknown, done: (err: Error | null, value?: unknown) => void) => void): unknown;
 }
@@ -38,15 +50,33 @@ export function registerJsonBodyParser(fastify: ParserHost): void {
   fastify.addContentTypeParser(ANY_OTHER_CONTENT_TYPE, (_request, _payload, done) =>
     done(new UnsupportedMediaTypeException(`Unsupported Media Type: send the body as ${JSON_CONTENT_TYPE}`)),
   );
-  fastify.addContentTypeParser(JSON_CONTENT_TYPE, { parseAs: 'string' }, (_request, body, done) => {
+  fastify.addContentTypeParser(JSON_CONTENT_TYPE, { parseAs: 'buffer' }, (request, bytes, done) => {
+    const unsupported = unsupportedFraming(request.headers);
+    if (unsupported) return done(new UnsupportedMediaTypeException(unsupported));
     // No body, only the header (many clients send it on every request): as if no body was sent.
-    if (body.length === 0) return done(null, undefined);
+    if (bytes.length === 0) return done(null, undefined);
+    if (!isUtf8(bytes)) return done(new InvalidJsonBodyException('Body is not valid UTF-8 (JSON must be sent as UTF-8)'));
+    const body = bytes.toString('utf8');
+    let value: unknown;
     try {
-      done(null, secureJson.parse(body, undefined, { protoAction: 'error', constructorAction: 'error' }));
+      value = secureJson.parse(body, undefined, { protoAction: 'error', constructorAction: 'error' });
     } catch (err) {
-      done(new InvalidJsonBodyException(jsonErrorMessage(body, err as Error)));
+      return done(new InvalidJsonBodyException(jsonErrorMessage(body, err as Error)));
     }
+    // Validation reads a null body as no body at all ({}); every body of this API is an object or an array.
+    done(value === null ? new InvalidJsonBodyException('Body must be a JSON object, not null') : null, value);
   });
+}
+
+/** Why a JSON body cannot be read as sent: a charset other than UTF-8, or a compressed body. */
+function unsupportedFraming(headers: BodyRequest['headers']): string | null {
+  const charset = CHARSET_PARAM.exec(String(headers['content-type'] ?? ''))?.[1].toLowerCase();
+  if (charset !== undefined && !UTF8_NAMES.has(charset)) return `Unsupported Media Type: charset ${charset} is not supported; send the JSON body as UTF-8`;
+  const encoding = headers['content-encoding'];
+  if (encoding !== undefined && String(encoding).trim().toLowerCase() !== IDENTITY_ENCODING) {
+    return `Unsupported Media Type: Content-Encoding ${String(encoding)} is not supported; send the body uncompressed`;
+  }
+  return null;
 }
 
 function jsonErrorMessage(body: string, err: Error): string {

@@ -4,6 +4,8 @@ import { BadRequestException } from '@nestjs/common';
 export const NUL_PROBLEM = 'must not contain NUL (\\u0000) characters';
 export const LONE_SURROGATE_PROBLEM = 'must be well-formed Unicode (it has a lone surrogate)';
 /** A key such as `toString` or `constructor`: the DTO mapping skips it (it is a member of every object), so it would vanish. */
+/** A JSON number beyond a double (`1e400`): JSON.parse makes it Infinity, and a JSON column would store it as null. */
+export const NON_FINITE_PROBLEM = 'must be a finite number (it is beyond the range of a double)';
 export const RESERVED_KEY_PROBLEM = 'is a member of every JavaScript object, so it cannot be a field or a metadata key (it would be dropped)';
 
 const isObjectMember = (key: string): boolean => Object.hasOwn(Object.prototype, key);
@@ -40,7 +42,8 @@ function pathOf(visit: Visit, prefix: string): string {
 /**
  * The first string (value or key) in `value` that could not be stored as sent: a NUL, or a lone
  * UTF-16 surrogate (Postgres text would silently make it U+FFFD, jsonb refuses it), or a key that
- * names a member of Object.prototype (the DTO mapping drops it without a word). Iterative, so any
+ * names a member of Object.prototype (the DTO mapping drops it without a word); or a number that
+ * is not finite (a JSON `1e400`, which would be stored as null). Iterative, so any
  * nesting the depth limit let through is safe; on every request, so it allocates one small record
  * per nested object or array (strings are checked in place, other scalars skipped) and builds no
  * path unless it finds a problem. `prefix` names the root.
@@ -75,12 +78,13 @@ export function findBadText(value: unknown, prefix = ''): TextProblem | null {
   return null;
 }
 
-/** A member's string is checked at once, an object or array queued (with how it was reached), anything else skipped. */
+/** A member's string or number is checked at once, an object or array queued (with how it was reached), anything else skipped. */
 function checkMember(child: unknown, parent: Visit, key: string | number, stack: Visit[], prefix: string): TextProblem | null {
   if (typeof child === 'string') {
     const problem = problemOf(child);
     return problem ? { field: pathOf({ node: child, parent, key }, prefix), problem } : null;
   }
+  if (typeof child === 'number') return Number.isFinite(child) ? null : { field: pathOf({ node: child, parent, key }, prefix), problem: NON_FINITE_PROBLEM };
   if (child !== null && typeof child === 'object') stack.push({ node: child, parent, key });
   return null;
 }

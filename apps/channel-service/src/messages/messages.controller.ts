@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Headers, HttpStatus, Param, Post, Query, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpStatus, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiHeader, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { CurrentPrincipal } from '../auth/auth.decorators';
@@ -9,6 +9,7 @@ import { PostBatchDto } from './dto/post-batch.dto';
 import { PostMessageDto } from './dto/post-message.dto';
 import { messageView } from './message.entity';
 import { MessagesService } from './messages.service';
+import { IdempotencyKey } from './idempotency-key.decorator';
 
 /** Aborts when the client closes the connection before the answer is sent (a long poll then stops waiting). */
 function clientGone(reply: FastifyReply): AbortSignal {
@@ -19,7 +20,6 @@ function clientGone(reply: FastifyReply): AbortSignal {
   return gone.signal;
 }
 
-export const IDEMPOTENCY_HEADER = 'idempotency-key';
 export const REPLAYED_HEADER = 'idempotent-replayed';
 
 @ApiTags('messages')
@@ -37,7 +37,7 @@ export class MessagesController {
     @Param('name') name: string,
     @Body() dto: PostMessageDto,
     @CurrentPrincipal() by: Principal,
-    @Headers(IDEMPOTENCY_HEADER) idempotencyKey: string | undefined,
+    @IdempotencyKey() idempotencyKey: string | undefined,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<MessageResponse> {
     const { message, replayed } = await this.messages.post(name, dto, by, idempotencyKey);
@@ -58,7 +58,7 @@ export class MessagesController {
     @Param('name') name: string,
     @Body() dto: PostBatchDto,
     @CurrentPrincipal() by: Principal,
-    @Headers(IDEMPOTENCY_HEADER) idempotencyKey: string | undefined,
+    @IdempotencyKey() idempotencyKey: string | undefined,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<MessageBatchResponse> {
     const { messages, replayed } = await this.messages.postBatch(name, dto, by, idempotencyKey);

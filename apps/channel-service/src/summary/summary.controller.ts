@@ -6,6 +6,7 @@ import { HistoryQuery } from './dto/history.query';
 import { OverrideSummaryDto } from './dto/override-summary.dto';
 import { SummaryHistoryEntryResponse, SummaryRefreshResponse, SummaryResponse } from './dto/summary.response';
 import { SummaryService } from './summary.service';
+import { NoQuery, NoQueryPipe } from '../common/no-query.pipe';
 
 @ApiTags('summary')
 @ApiBearerAuth()
@@ -16,7 +17,7 @@ export class SummaryController {
   /** The summary slot; 200 with empty text and version 0 before the first summary. */
   @Get()
   @ApiOkResponse({ type: SummaryResponse })
-  get(@Param('name') name: string, @CurrentPrincipal() by: Principal): Promise<SummaryResponse> {
+  get(@Param('name') name: string, @CurrentPrincipal() by: Principal, @Query(NoQueryPipe) _query: NoQuery): Promise<SummaryResponse> {
     return this.summary.get(name, by);
   }
 

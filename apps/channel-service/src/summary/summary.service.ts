@@ -57,7 +57,7 @@ export class SummaryService {
       throw new BadRequestException({ message: `Invalid request: ${problem}`, details: [{ field: 'text', problems: [problem] }] });
     }
     const { channel, slot } = await this.load(channelName, by);
-    if (dto.expectedVersion !== undefined && dto.expectedVersion !== slot.version) {
+    if (dto.expectedVersion != null && dto.expectedVersion !== slot.version) {
       throw new ConflictException(`summary is at version ${slot.version}, not ${dto.expectedVersion}`);
     }
     const throughSeq = Math.max(channel.lastSeq, slot.coversThroughSeq);

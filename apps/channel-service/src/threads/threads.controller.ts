@@ -7,6 +7,7 @@ import { ThreadPageQuery } from './dto/thread-page.query';
 import { ThreadDetailResponse, ThreadResponse } from './dto/thread.response';
 import { ThreadSummaryResponse } from './dto/thread-summary.response';
 import { ThreadsService } from './threads.service';
+import { NoQuery, NoQueryPipe } from '../common/no-query.pipe';
 
 @ApiTags('threads')
 @ApiBearerAuth()
@@ -31,7 +32,7 @@ export class ThreadsController {
   /** The summary of one closed thread (answered, done, declined or failed); 404 while it is open or not summarised yet. */
   @Get(':correlationId/summary')
   @ApiOkResponse({ type: ThreadSummaryResponse })
-  summary(@Param('name') name: string, @Param('correlationId') correlationId: string, @CurrentPrincipal() by: Principal): Promise<ThreadSummaryResponse> {
+  summary(@Param('name') name: string, @Param('correlationId') correlationId: string, @CurrentPrincipal() by: Principal, @Query(NoQueryPipe) _query: NoQuery): Promise<ThreadSummaryResponse> {
     return this.threads.summary(name, correlationId, by);
   }
 }

@@ -581,7 +581,7 @@ export interface components {
         /** @enum {string} */
         MessageType: "QUERY" | "COMMAND" | "RESPONSE" | "STATUS" | "DECLINE" | "FAILURE" | "HANDOFF" | "DONE" | "EVENT";
         OverrideSummaryDto: {
-            /** @description When set, the override applies only if the summary is still at this version (else 409). */
+            /** @description When set, the override applies only if the summary is still at this version (else 409); null is the same as not set. */
             expectedVersion?: number;
             /** @description The new text; at most QHORUS_SUMMARY_TEXT_MAX_CHARS characters (default 4000), else a 400 naming `text` and the limit. */
             text: string;
@@ -591,7 +591,7 @@ export interface components {
             messages: components["schemas"]["PostMessageDto"][];
         };
         PostMessageDto: {
-            /** @description The message text. Required except for DONE, HANDOFF and EVENT; non-blank for DECLINE and FAILURE. */
+            /** @description The message text. Required except for DONE, HANDOFF and EVENT (where null is the same as leaving it out); non-blank for DECLINE and FAILURE. */
             content?: string;
             /** @description Thread id; generated for QUERY and COMMAND when absent. */
             correlationId?: string;

@@ -1,10 +1,11 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { MESSAGE_TYPES } from '@qhorus/api';
 import { Transform } from 'class-transformer';
-import { ArrayNotEmpty, IsBoolean, IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, Min, ValidationArguments } from 'class-validator';
+import { ArrayNotEmpty, IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, ValidationArguments } from 'class-validator';
 import { MAX_CORRELATION_ID_LENGTH, MAX_TOPIC_LENGTH } from './post-message.dto';
 import { PageQuery } from '../../common/page.query';
 import { queryBool, queryInt } from '../../common/query-transforms';
+import { NotBlank } from '../../common/not-blank';
 
 /** `type=QUERY,command` → ['QUERY', 'COMMAND'] (as a post accepts any case). MCP may pass an array. */
 const toTypeList = ({ value }: { value: unknown }) => {
@@ -54,26 +55,26 @@ export class ListMessagesQuery extends PageQuery {
 
   @IsOptional()
   @IsString()
-  @IsNotEmpty()
+  @NotBlank()
   @MaxLength(MAX_TOPIC_LENGTH)
   topic?: string;
 
   @IsOptional()
   @IsString()
-  @IsNotEmpty()
+  @NotBlank()
   @MaxLength(MAX_AGENT_NAME_LENGTH)
   sender?: string;
 
   @IsOptional()
   @IsString()
-  @IsNotEmpty()
+  @NotBlank()
   @MaxLength(MAX_CORRELATION_ID_LENGTH)
   correlationId?: string;
 
   /** Only messages addressed to this agent. */
   @IsOptional()
   @IsString()
-  @IsNotEmpty()
+  @NotBlank()
   @MaxLength(MAX_AGENT_NAME_LENGTH)
   target?: string;
 

@@ -3,6 +3,7 @@ import { MESSAGE_TYPES, MessageType, TARGET_REQUIRED_TYPES } from '@qhorus/api';
 import { Transform } from 'class-transformer';
 import { IsIn, IsInt, IsNotEmpty, IsObject, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateIf } from 'class-validator';
 import { AGENT_NAME_PATTERN } from '../../auth/dto/register-agent.dto';
+import { NotBlank } from '../../common/not-blank';
 
 export const MAX_TOPIC_LENGTH = 128;
 export const MAX_CORRELATION_ID_LENGTH = 128;
@@ -20,23 +21,23 @@ export class PostMessageDto {
   @IsIn(MESSAGE_TYPES, { message: `type must be one of ${MESSAGE_TYPES.join(', ')}` })
   type?: MessageType;
 
-  /** The message text. Required except for DONE, HANDOFF and EVENT; non-blank for DECLINE and FAILURE. */
-  @ValidateIf((o) => o.content !== undefined || !CONTENT_OPTIONAL_TYPES.has(typeOf(o)))
+  /** The message text. Required except for DONE, HANDOFF and EVENT (where null is the same as leaving it out); non-blank for DECLINE and FAILURE. */
+  @ValidateIf((o) => (o.content !== undefined && o.content !== null) || !CONTENT_OPTIONAL_TYPES.has(typeOf(o)))
   @IsString()
   @IsNotEmpty({ message: 'content is required for this message type' })
-  @Matches(/\S/, { message: 'content must not be blank' })
+  @NotBlank()
   content?: string;
 
   @IsOptional()
   @IsString()
-  @IsNotEmpty()
+  @NotBlank()
   @MaxLength(MAX_TOPIC_LENGTH)
   topic?: string;
 
   /** Thread id; generated for QUERY and COMMAND when absent. */
   @IsOptional()
   @IsString()
-  @IsNotEmpty()
+  @NotBlank()
   @MaxLength(MAX_CORRELATION_ID_LENGTH)
   correlationId?: string;
 
