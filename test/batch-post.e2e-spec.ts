@@ -41,6 +41,39 @@ describe('POST /channels/{name}/messages/batch', () => {
     expect(read.body.map((m: { content: string }) => m.content)).toEqual(['which build is green?', 'looking', 'build 12']);
   });
 
+  it('a reply by inReplyTo alone to an earlier message of the same batch joins its thread, as single posts do (chains too)', async () => {
+    expect((await ana.post('/api/v1/channels', { name: 'joined' })).status).toBe(201);
+    const base = await lastSeq('joined');
+    const res = await ana.post('/api/v1/channels/joined/messages/batch', {
+      messages: [
+        { type: 'COMMAND', content: 'deploy', target: 'bo', correlationId: 'job-1' },
+        { type: 'STATUS', content: 'on it', inReplyTo: base + 1 },
+        { type: 'DONE', content: 'deployed', inReplyTo: base + 2 },
+        { type: 'QUERY', content: 'and the docs?', target: 'bo' },
+        { type: 'RESPONSE', content: 'done too', inReplyTo: base + 4 },
+      ],
+    });
+    expect(res.status).toBe(201);
+    const [command, status, done, query, response] = res.body.messages;
+    expect([status.correlationId, done.correlationId]).toEqual([command.correlationId, command.correlationId]);
+    expect(response.correlationId).toBe(query.correlationId);
+    const threads = (await ana.get('/api/v1/channels/joined/threads')).body;
+    expect(threads.map((th: { correlationId: string; status: string }) => [th.correlationId, th.status]).sort()).toEqual([['job-1', 'done'], [query.correlationId, 'answered']].sort());
+    expect((await bo.get('/api/v1/inbox')).body.filter((i: { channel: string }) => i.channel === 'joined')).toEqual([]);
+  });
+
+  it('a reply into the batch joins the thread of whatever message holds that seq once the batch lands (a single post racing it included)', async () => {
+    expect((await ana.post('/api/v1/channels', { name: 'raced' })).status).toBe(201);
+    const base = await lastSeq('raced');
+    // The batch names base+1 as its own first message; a single post landing first would make base+1 that post.
+    const batch = { messages: [{ type: 'QUERY', content: 'ready?', target: 'bo', correlationId: 'ask-1' }, { type: 'RESPONSE', content: 'yes', inReplyTo: base + 1 }] };
+    const [single, posted] = await Promise.all([bo.post('/api/v1/channels/raced/messages', { type: 'COMMAND', content: 'first', target: 'ana', correlationId: 'cmd-0' }), ana.post('/api/v1/channels/raced/messages/batch', batch)]);
+    expect([single.status, posted.status]).toEqual([201, 201]);
+    const reply = posted.body.messages[1];
+    const named = single.body.seq === base + 1 ? 'cmd-0' : 'ask-1';
+    expect(reply.correlationId).toBe(named);
+  });
+
   it('refuses the whole batch when one message is bad, naming its index and field', async () => {
     const before = await lastSeq();
     const res = await ana.post(BATCH, { messages: [{ content: 'fine' }, { content: 'fine too' }, { type: 'SHOUT', content: 'bad' }] });

@@ -258,8 +258,8 @@ describe('threads, inbox and MCP resources', () => {
     expect((await post(bob, 'replies', { type: 'STATUS', content: 'fyi', correlationId: 'mine', inReplyTo: query.seq })).body.correlationId).toBe('mine');
     const followUp = (await post(carol, 'replies', { type: 'QUERY', content: 'which tag?', inReplyTo: other.seq })).body;
     expect(followUp.correlationId).not.toBe(other.correlationId);
-    // In a batch, a reply to a message already in the channel joins its thread; one to an earlier
-    // message of the same batch keeps the correlation id it was given (here none).
+    // In a batch, a reply to a message already in the channel joins its thread, and so does one to
+    // an earlier message of the same batch.
     const batch = await alice.post('/api/v1/channels/replies/messages/batch', {
       messages: [
         { type: 'STATUS', content: 'thanks', inReplyTo: answer.body.seq },
@@ -268,7 +268,8 @@ describe('threads, inbox and MCP resources', () => {
       ],
     });
     expect(batch.status).toBe(201);
-    expect(batch.body.messages.map((m: { correlationId: string | null }) => m.correlationId)).toEqual([query.correlationId, expect.any(String), null]);
+    const askedInBatch = batch.body.messages[1].correlationId;
+    expect(batch.body.messages.map((m: { correlationId: string | null }) => m.correlationId)).toEqual([query.correlationId, expect.any(String), askedInBatch]);
 
     const threads = (await alice.get('/api/v1/channels/replies/threads?limit=100')).body as ThreadRow[];
     expect(threads.map((r) => [r.correlationId, r.status, r.owner])).toEqual([
@@ -276,10 +277,10 @@ describe('threads, inbox and MCP resources', () => {
       [command.correlationId, 'done', 'bob'],
       [other.correlationId, 'open', 'carol'],
       [followUp.correlationId, 'open', null],
-      [batch.body.messages[1].correlationId, 'open', 'bob'],
+      [askedInBatch, 'answered', 'bob'],
     ]);
     const owed = (who: InboxItem[]) => who.filter((i) => i.channel === 'replies').map((i) => i.correlationId);
-    expect(owed(await inbox(bob))).toEqual([followUp.correlationId, batch.body.messages[1].correlationId]);
+    expect(owed(await inbox(bob))).toEqual([followUp.correlationId]);
     expect(owed(await inbox(carol))).toEqual([other.correlationId]);
 
     expect((await alice.post('/api/v1/channels/replies/summary/refresh')).status).toBeLessThan(300);

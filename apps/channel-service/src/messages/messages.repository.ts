@@ -81,6 +81,12 @@ ${INSERT_RESULT}
 ${INSERT_FROM}`;
 
 /** What one batch insert returns: the rows in seq order, plus what the summary trigger needs. */
+/** The correlation ids of the replied-to messages that have one, and the channel's lastSeq as read with them (null: not readable). */
+export interface RepliedThreads {
+  lastSeq: number | null;
+  correlationIds: Map<number, string>;
+}
+
 export interface InsertedBatch {
   /** closed_thread: the message closed its thread (only batches with correlation ids carry it). */
   rows: (MessageRow & { token_estimate: number; tokens_through: string; closed_thread?: boolean })[];
@@ -99,7 +105,9 @@ const batchTokensAt = (seq: string) => tokenEstimateSql('i.fixed', 'i.chars', 'i
 
 // The batch's messages arrive as one array per column ($4…$15), unnested with their position:
 // message i (1-based) gets seq = the old lastSeq + i. Its inReplyTo must name an earlier message,
-// of the channel or of the batch (in_reply_to < its own seq); otherwise nothing is written. The
+// of the channel or of the batch (in_reply_to < its own seq); otherwise nothing is written. $17,
+// when set, is the lastSeq the batch's replies into itself were resolved against: if another post
+// came first, nothing is written (the caller resolves again). The
 // running token total moves with last_seq as for one post; each row stores the total through itself.
 const BATCH_RESULT = `
   SELECT m.*, c.id AS channel_id, c.summary_threshold, c.summary_threshold_tokens, c.token_total,
@@ -118,6 +126,7 @@ const INSERT_BATCH_SQL = `
     WHERE name = $1
       AND ${readableSql('members', { name: '$2', admin: '$3' })}
       AND NOT EXISTS (SELECT 1 FROM input WHERE in_reply_to IS NOT NULL AND in_reply_to >= channels.last_seq + ord)
+      AND ($17::bigint IS NULL OR channels.last_seq = $17)
     RETURNING id, last_seq, token_total, summary_threshold, summary_threshold_tokens
   ), e AS (
     SELECT i.*, c.last_seq - $16 + i.ord AS seq, ${batchTokensAt('c.last_seq - $16 + i.ord')} AS tokens FROM c, input i
@@ -139,7 +148,7 @@ const BATCH_CTES = INSERT_BATCH_SQL.slice(0, INSERT_BATCH_SQL.lastIndexOf(BATCH_
 /**
  * A batch with correlation ids: INSERT_BATCH_SQL plus one upsert per thread the batch touches.
  * One statement writes a row once, so the batch's messages of one thread come folded into one
- * transition table by groupTransitionTable (computed from threadStep); $17-$19 are, per thread,
+ * transition table by groupTransitionTable (computed from threadStep); $18-$20 are, per thread,
  * its correlation id, that table and the position of its last message in the batch. Offsets in
  * the table count back from that last message. Upsert for the same reason as a single post.
  */
@@ -151,7 +160,7 @@ const INSERT_BATCH_WITH_THREADS_SQL = `${BATCH_CTES}, th AS (
            CASE WHEN n.x->>'open' IS NOT NULL THEN now() END,
            CASE WHEN jsonb_typeof(n.x->'close') = 'number' THEN c.last_seq - $16 + g.last_ord - (n.x->>'close')::int END,
            c.last_seq - $16 + g.last_ord, now()
-    FROM c, unnest($17::text[], $18::jsonb[], $19::int[]) AS g(cid, tbl, last_ord), LATERAL (SELECT g.tbl -> '|' AS x) n
+    FROM c, unnest($18::text[], $19::jsonb[], $20::int[]) AS g(cid, tbl, last_ord), LATERAL (SELECT g.tbl -> '|' AS x) n
     ON CONFLICT (channel_id, correlation_id) DO UPDATE SET
       (status, type, owner, opener, opened_seq, opened_at, closed_seq, updated_seq, updated_at) = (
         SELECT k.x->>'s', k.x->>'y',
@@ -162,7 +171,7 @@ const INSERT_BATCH_WITH_THREADS_SQL = `${BATCH_CTES}, th AS (
                CASE WHEN jsonb_typeof(k.x->'close') = 'number' THEN EXCLUDED.updated_seq - (k.x->>'close')::int
                     WHEN k.x->>'close' = 'clear' THEN NULL ELSE t.closed_seq END,
                EXCLUDED.updated_seq, EXCLUDED.updated_at
-        FROM (SELECT (SELECT g.tbl FROM unnest($17::text[], $18::jsonb[]) AS g(cid, tbl) WHERE g.cid = EXCLUDED.correlation_id)
+        FROM (SELECT (SELECT g.tbl FROM unnest($18::text[], $19::jsonb[]) AS g(cid, tbl) WHERE g.cid = EXCLUDED.correlation_id)
                      -> (COALESCE(t.status, '') || '|' || COALESCE(t.type, '')) AS x) k)
     RETURNING t.correlation_id, t.closed_seq
   )
@@ -180,9 +189,9 @@ const FIND_BY_IDEMPOTENCY_KEYS_SQL = `
 // The thread of each message these seqs name (a reply by inReplyTo alone joins it, see
 // MessagesService). Served by the (channel_id, seq) primary key.
 const CORRELATION_IDS_AT_SQL = `
-  SELECT m.seq::int AS seq, m.correlation_id FROM messages m JOIN channels c ON c.id = m.channel_id
-  WHERE c.name = $1 AND ${readableSql('c.members', { name: '$2', admin: '$3' })}
-    AND m.seq = ANY($4::bigint[]) AND m.correlation_id IS NOT NULL`;
+  SELECT c.last_seq, m.seq::int AS seq, m.correlation_id FROM channels c
+    LEFT JOIN messages m ON m.channel_id = c.id AND m.seq = ANY($4::bigint[]) AND m.correlation_id IS NOT NULL
+  WHERE c.name = $1 AND ${readableSql('c.members', { name: '$2', admin: '$3' })}`;
 
 /** The message CTEs of INSERT_SQL (everything before its final SELECT). */
 const INSERT_CTES = INSERT_SQL.slice(0, INSERT_SQL.lastIndexOf(INSERT_RESULT));
@@ -338,7 +347,8 @@ export class MessagesRepository {
    * access check and every inReplyTo bound are in the channel update's WHERE, as for one post.
    * Returns null when nothing was written.
    */
-  async insertBatch(channelName: string, viewer: Viewer, batch: readonly NewMessage[]): Promise<InsertedBatch | null> {
+  /** `resolvedAtLastSeq`: the lastSeq the batch's replies into itself assume (null: none do); another post first → null, nothing written. */
+  async insertBatch(channelName: string, viewer: Viewer, batch: readonly NewMessage[], resolvedAtLastSeq: number | null = null): Promise<InsertedBatch | null> {
     const column = <T>(pick: (m: NewMessage) => T) => batch.map(pick);
     type BatchRow = InsertedBatch['rows'][number] & Omit<InsertRow, 'token_estimate'> & { token_total: string };
     const threads = threadGroups(batch);
@@ -359,6 +369,7 @@ export class MessagesRepository {
       column((m) => m.tokens?.chars ?? null),
       column((m) => m.tokens?.pieces ?? null),
       batch.length,
+      resolvedAtLastSeq,
       ...(threads ? [threads.correlationIds, threads.tables, threads.lastOrds] : []),
     ]);
     const first = rows[0];
@@ -375,9 +386,11 @@ export class MessagesRepository {
   }
 
   /** The correlation id of each of these messages that has one (seq → id); none for a channel the viewer may not read. */
-  async correlationIdsAt(channelName: string, viewer: Viewer, seqs: readonly number[]): Promise<Map<number, string>> {
-    const rows = await this.db.query<{ seq: number; correlation_id: string }>(CORRELATION_IDS_AT_SQL, [channelName, viewer.name, viewer.admin, seqs]);
-    return new Map(rows.map((r) => [r.seq, r.correlation_id]));
+  async correlationIdsAt(channelName: string, viewer: Viewer, seqs: readonly number[]): Promise<RepliedThreads> {
+    const rows = await this.db.query<{ last_seq: string; seq: number | null; correlation_id: string | null }>(CORRELATION_IDS_AT_SQL, [channelName, viewer.name, viewer.admin, seqs]);
+    const correlationIds = new Map<number, string>();
+    for (const r of rows) if (r.seq !== null && r.correlation_id !== null) correlationIds.set(r.seq, r.correlation_id);
+    return { lastSeq: rows.length > 0 ? Number(rows[0].last_seq) : null, correlationIds };
   }
 
   /** The sender's (the viewer's) messages carrying any of these idempotency keys, in a channel it may read, in seq order. */

@@ -17,10 +17,12 @@ import { LongPollWaits, PostedMessageData } from './long-poll-waits';
 import { MessageRow, toMessage } from './message.entity';
 import { FilterableMessage, matchesFilter, MessageFilter } from './message-filter';
 import { MessagePostedEvent } from './message-posted.event';
-import { MessagePage, MessagesRepository, NewMessage } from './messages.repository';
+import { MessagePage, MessagesRepository, NewMessage, RepliedThreads } from './messages.repository';
 import { tokenEstimateBeforeSeq } from '../projection/message-token-estimate';
 
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 200;
+/** Tries of a batch whose replies into itself were resolved against a lastSeq another post moved (then a 400 as any refused batch). */
+const IN_BATCH_REPLY_ATTEMPTS = 3;
 
 export interface BatchOutcome {
   messages: Message[];
@@ -50,7 +52,7 @@ export class MessagesService {
   async post(channelName: string, dto: PostMessageDto, by: Principal, idempotencyKey?: string): Promise<PostOutcome> {
     this.checkIdempotencyKey(idempotencyKey);
     const requestHash = idempotencyKey ? hashRequest(dto) : null;
-    const threads = joinsRepliedThread(dto) ? await this.threadsRepliedTo(channelName, by, [dto]) : NO_THREADS;
+    const threads = joinsRepliedThread(dto) ? (await this.threadsRepliedTo(channelName, by, [dto])).correlationIds : NO_THREADS;
     const message = this.toNewMessage(dto, by, threads, idempotencyKey ?? null, requestHash);
     if (idempotencyKey) {
       const replay = await this.replay(channelName, by, idempotencyKey, requestHash!);
@@ -88,22 +90,32 @@ export class MessagesService {
     }
     this.checkIdempotencyKey(idempotencyKey === undefined ? undefined : batchKey(idempotencyKey, dto.messages.length - 1));
     const keys = idempotencyKey ? dto.messages.map((_, i) => batchKey(idempotencyKey, i)) : null;
-    const threads = dto.messages.some(joinsRepliedThread) ? await this.threadsRepliedTo(channelName, by, dto.messages) : NO_THREADS;
-    const batch = dto.messages.map((m, i) => this.toNewMessage(m, by, threads, keys?.[i] ?? null, keys ? hashRequest(m) : null, `messages.${i}`));
+    const joinsThreads = dto.messages.some(joinsRepliedThread);
     const nextKey = idempotencyKey ? batchKey(idempotencyKey, dto.messages.length) : null;
-    if (nextKey) {
-      const replay = await this.replayBatch(channelName, by, batch, nextKey);
-      if (replay) return replay;
-    }
     let inserted;
-    try {
-      inserted = await this.messages.insertBatch(channelName, accessParams(by), batch);
-    } catch (e) {
-      if (nextKey && isUniqueViolation(e, 'messages_idempotency_unique')) {
+    let resolvedAt: number | null = null;
+    for (let attempt = 1; ; attempt++) {
+      const replied = joinsThreads ? await this.threadsRepliedTo(channelName, by, dto.messages) : null;
+      const { batch, resolvedAtLastSeq } = this.toNewBatch(dto.messages, by, replied, keys);
+      if (nextKey && attempt === 1) {
         const replay = await this.replayBatch(channelName, by, batch, nextKey);
         if (replay) return replay;
       }
-      throw e;
+      try {
+        inserted = await this.messages.insertBatch(channelName, accessParams(by), batch, resolvedAtLastSeq);
+      } catch (e) {
+        if (nextKey && isUniqueViolation(e, 'messages_idempotency_unique')) {
+          const replay = await this.replayBatch(channelName, by, batch, nextKey);
+          if (replay) return replay;
+        }
+        throw e;
+      }
+      // Another post came between the lookup and the insert: the replies into the batch name other seqs now.
+      resolvedAt = resolvedAtLastSeq;
+      if (inserted || resolvedAtLastSeq === null || attempt === IN_BATCH_REPLY_ATTEMPTS) break;
+    }
+    if (!inserted && resolvedAt !== null && (await this.channels.get(channelName, by)).lastSeq !== resolvedAt) {
+      throw new ConflictException(`channel '${channelName}' kept moving while the batch's replies into itself were resolved (${IN_BATCH_REPLY_ATTEMPTS} tries); retry`);
     }
     if (!inserted) return this.explainRefusal(channelName, dto.messages, by);
     const posted = inserted.rows.map((r) => toMessage(r, channelName));
@@ -219,13 +231,36 @@ export class MessagesService {
   /**
    * A reply by `inReplyTo` alone joins the thread of the message it answers (DESIGN §2: a thread is
    * one correlation id), so the thread index, the inbox, thread summaries and the summary's state
-   * all see it in that thread. Only messages already in the channel are looked up (one query;
-   * callers skip it, and its await, when no message needs it); a message answering an earlier one of the same batch keeps
-   * the correlation id it was given. QUERY and COMMAND are left out: they open a thread of their own.
+   * all see it in that thread. Messages already in the channel are looked up (one query, which
+   * also reads the lastSeq; callers skip it, and its await, when no message needs it); a batch's
+   * replies into itself are resolved by toNewBatch. QUERY and COMMAND are left out: they open a thread of their own.
    */
-  private async threadsRepliedTo(channelName: string, by: Principal, dtos: readonly PostMessageDto[]): Promise<ReadonlyMap<number, string>> {
+  private async threadsRepliedTo(channelName: string, by: Principal, dtos: readonly PostMessageDto[]): Promise<RepliedThreads> {
     const seqs = new Set(dtos.filter(joinsRepliedThread).map((d) => d.inReplyTo!));
     return this.messages.correlationIdsAt(channelName, accessParams(by), [...seqs]);
+  }
+
+  /**
+   * A batch's rows. A reply by `inReplyTo` alone to an earlier message of the same batch (a seq
+   * past the lastSeq read with `replied`) joins that message's thread; the rows then hold only if
+   * the channel is still at that lastSeq when inserted (`resolvedAtLastSeq`, checked by the insert).
+   */
+  private toNewBatch(
+    dtos: readonly PostMessageDto[],
+    by: Principal,
+    replied: RepliedThreads | null,
+    keys: readonly string[] | null,
+  ): { batch: NewMessage[]; resolvedAtLastSeq: number | null } {
+    const base = replied?.lastSeq ?? null;
+    const threads = new Map(replied?.correlationIds);
+    let intoItself = false;
+    const batch = dtos.map((m, i) => {
+      if (base !== null && joinsRepliedThread(m) && m.inReplyTo! > base) intoItself = true;
+      const message = this.toNewMessage(m, by, threads, keys?.[i] ?? null, keys ? hashRequest(m) : null, `messages.${i}`);
+      if (base !== null && message.correlationId !== null) threads.set(base + i + 1, message.correlationId);
+      return message;
+    });
+    return { batch, resolvedAtLastSeq: intoItself ? base : null };
   }
 
   /** The row to insert for one posted message; `field` names it in errors (a batch's `messages.i`). */
