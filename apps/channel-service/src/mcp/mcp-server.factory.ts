@@ -3,7 +3,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { Principal } from '../auth/principal';
 import { ChannelResources } from './channel-resources';
 import { McpTool } from './mcp-tool';
-import { inToolArguments } from './tool-args';
+import { inToolArguments, withIntegerArgs } from './tool-args';
 import { toolError, toolResult } from './tool-result';
 import { AgentTools } from './tools/agent.tools';
 import { ChannelTools } from './tools/channel.tools';
@@ -57,7 +57,7 @@ export class McpServerFactory {
           try {
             const signals = [extra?.signal, cancelled].filter((s): s is AbortSignal => s !== undefined);
             const signal = signals.length > 0 ? AbortSignal.any(signals) : undefined;
-            return toolResult(await inToolArguments(() => tool.run((args ?? {}) as Record<string, unknown>, by, signal)));
+            return toolResult(await inToolArguments(() => tool.run(withIntegerArgs(tool.input, (args ?? {}) as Record<string, unknown>), by, signal)));
           } catch (error) {
             return toolError(error, this.logger);
           }

@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { BadRequestException } from '@nestjs/common';
 import { z } from 'zod/v4';
 import { badTextException, findBadText } from '../common/json-text';
+import { queryInt } from '../common/query-transforms';
 import { apiValidationPipe, validationMessage } from '../common/validation.pipe';
 
 type JsonType = 'string' | 'integer' | 'number' | 'boolean' | 'object' | 'array';
@@ -20,15 +21,43 @@ export interface ArgSpec {
  */
 function describedArg(spec: ArgSpec, optional: boolean) {
   const base = optional ? z.unknown().optional() : z.unknown();
-  return base.meta({ type: spec.type, description: spec.description, ...spec.schema });
+  const arg = base.meta({ type: spec.type, description: spec.description, ...spec.schema });
+  specs.set(arg, spec);
+  return arg;
 }
+
+/** The spec each described argument was made from. */
+const specs = new WeakMap<z.ZodType, ArgSpec>();
+/** A tool input's arguments declared 'integer' (alone or with null), by toolInput. */
+const integerArgsOf = new WeakMap<z.ZodType, readonly string[]>();
 
 export const required = (spec: ArgSpec) => describedArg(spec, false);
 export const optional = (spec: ArgSpec) => describedArg(spec, true);
 
 /** A tool's input schema: its arguments, and unknown ones let through to be refused by name. */
 export function toolInput(shape: Record<string, z.ZodType>) {
-  return z.looseObject(shape);
+  const input = z.looseObject(shape);
+  const integers = Object.keys(shape).filter((arg) => {
+    const type = specs.get(shape[arg])?.type;
+    return type === 'integer' || (Array.isArray(type) && type.includes('integer'));
+  });
+  integerArgsOf.set(input, integers);
+  return input;
+}
+
+/**
+ * The one rule for integer arguments, for every tool: an argument declared 'integer' may also come
+ * as a string of decimal digits ("5", "-3"; not "5.0", " 5" or "1e3"), as agents often send
+ * numbers, and is converted to its number here, before any DTO sees it: the rule REST applies to
+ * query parameters (queryInt). Anything else is left as sent, so the DTO's own checks (integer,
+ * range) refuse it naming the argument. Runs on every tool call, before the tool.
+ */
+export function withIntegerArgs(input: z.ZodType, args: ToolArgs): ToolArgs {
+  const integers = integerArgsOf.get(input);
+  if (!integers || integers.length === 0) return args;
+  const converted: ToolArgs = { ...args };
+  for (const arg of integers) if (arg in converted) converted[arg] = queryInt({ value: converted[arg] });
+  return converted;
 }
 
 export const CHANNEL_ARG = required({ type: 'string', description: 'The channel name (a slug such as "planning").' });
