@@ -66,6 +66,11 @@ export class ChannelSummariser implements SummaryUpdateHook {
     this.trackedKeys = STATE_KEY_NAMES.filter((key) => !owned.has(key));
   }
 
+  /** Whether the tracker writes `key` for this strategy (one that owns a state key writes it itself). */
+  tracks(key: string): boolean {
+    return this.trackedKeys.includes(key);
+  }
+
   async update(ctx: SummaryUpdateContext): Promise<SummaryResult> {
     // Nothing new: keep the slot as it is and spend nothing (an LLM tier would cost a call).
     if (ctx.messages.length === 0) return ctx.previous ?? EMPTY_SUMMARY;

@@ -22,6 +22,7 @@ export * from './state/state-cache';
 export * from './state/state-from-snapshot';
 export * from './state/channel-state-tracker';
 export * from './state/state-grounding';
+export * from './state/ground-open-threads';
 export * from './heuristic/heuristic-limits';
 export * from './heuristic/heuristic-annotation-keys';
 export * from './heuristic/heuristic-report';

@@ -10,6 +10,7 @@ import { ModelUsageRepository } from '../cost/model-usage.repository';
 import { MessageRow, toMessage } from '../messages/message.entity';
 import { MessagesRepository } from '../messages/messages.repository';
 import { previousResult, SummarySlot } from './channel-summary.entity';
+import { OpenThreadsGrounding } from './open-threads-grounding';
 import { DueChannel, StaleSummaryVersionError, SummaryRepository } from './summary.repository';
 import { NO_TIER, SummaryJobFinishedEvent, SummaryJobOutcome } from './summary-job-finished.event';
 import { assertValidSummary } from './summary-result.validation';
@@ -34,6 +35,7 @@ export class SummaryJobRunner {
     private readonly config: AppConfig,
     private readonly events: EventEmitter2,
     private readonly modelUsage: ModelUsageRepository,
+    private readonly grounding: OpenThreadsGrounding,
   ) {}
 
   /**
@@ -58,8 +60,8 @@ export class SummaryJobRunner {
         if (rows.length === 0) break;
         const batch = rows.map((r) => toMessage(r, channel.name));
         const hook = this.summarisers.hookFor(channel.summariser);
-        const previous = previousResult(slot);
         const coversThroughSeq = slot.coversThroughSeq;
+        const previous = await this.grounding.previousFor(channelId, hook, previousResult(slot), coversThroughSeq, batch);
         // Past the timeout the summariser's signal is aborted and the job waits (bounded) for the
         // call to end, so the retry that follows never runs alongside it.
         const result = await withAbortableTimeout(

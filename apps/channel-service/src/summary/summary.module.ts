@@ -10,6 +10,7 @@ import { summaryQueueProvider } from './queue/summary-queue.provider';
 import { SummaryController } from './summary.controller';
 import { SummaryJobProcessor } from './summary-job.processor';
 import { SummaryJobRunner } from './summary-job.runner';
+import { OpenThreadsGrounding } from './open-threads-grounding';
 import { SummaryRepository } from './summary.repository';
 import { SummaryService } from './summary.service';
 import { SummarySweepService } from './summary-sweep.service';
@@ -30,6 +31,7 @@ import { SummaryTriggerListener } from './summary-trigger.listener';
     ModelUsageRepository,
     SummaryService,
     SummaryJobRunner,
+    OpenThreadsGrounding,
     SummaryJobProcessor,
     SummaryTriggerListener,
     SummarySweepService,

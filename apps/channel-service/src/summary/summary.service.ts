@@ -16,6 +16,7 @@ import { SummaryQueue } from './queue/summary-queue';
 import { StaleSummaryVersionError, SummaryRepository } from './summary.repository';
 import { SummaryUpdatedEvent } from './summary-updated.event';
 import { summaryView, SummaryView } from './summary.view';
+import { OpenThreadsGrounding } from './open-threads-grounding';
 
 @Injectable()
 export class SummaryService {
@@ -26,6 +27,7 @@ export class SummaryService {
     private readonly messages: MessagesRepository,
     private readonly summarisers: SummariserRegistry,
     private readonly config: AppConfig,
+    private readonly grounding: OpenThreadsGrounding,
   ) {}
 
   async get(channelName: string, by: Principal): Promise<SummaryView> {
@@ -90,7 +92,8 @@ export class SummaryService {
     while (after < throughSeq) {
       const rows = await this.messages.range(channel.id, after, throughSeq, this.config.QHORUS_SUMMARY_CHUNK_SIZE, true);
       if (rows.length === 0) break;
-      result = hook.account(result, rows.map((r) => toMessage(r, channel.name)));
+      const batch = rows.map((r) => toMessage(r, channel.name));
+      result = hook.account(await this.grounding.previousFor(channel.id, hook, result, after, batch), batch);
       after = Number(rows[rows.length - 1].seq);
     }
     return result;

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { CLOSED_THREAD_STATUSES, ThreadStatus } from '@qhorus/api';
+import { CLOSED_THREAD_STATUSES, MessageType, ThreadStatus } from '@qhorus/api';
 import { Database } from '../database/database';
 import { Thread, THREAD_COLUMNS, ThreadRow, toThread } from './thread.entity';
 import { qualifiedColumns } from '../database/column-list';
@@ -57,6 +57,32 @@ const MARK_SUMMARISED_SQL = `
 
 const RECORD_ERROR_SQL = `UPDATE threads SET summary_error = $3, summary_error_at = now() WHERE channel_id = $1 AND correlation_id = $2`;
 
+// Threads open as of seq $2: opened (or last reopened) by then and not closed by then. The newest
+// $3 of them (threads_channel_opened_idx, walked backwards) and those named in $4, with their
+// opening message's topic and content; `total` counts them all.
+const OPEN_AS_OF_SQL = `
+  WITH open_then AS (
+    SELECT t.correlation_id, t.type, t.opener, t.opened_seq, t.owner, t.opened_at FROM threads t
+    WHERE t.channel_id = $1 AND t.status IS NOT NULL AND t.opened_seq <= $2 AND (t.status = 'open' OR t.closed_seq > $2)
+  )
+  SELECT o.*, m.topic, m.content, (SELECT count(*) FROM open_then) AS total FROM (
+    (SELECT * FROM open_then ORDER BY opened_seq DESC LIMIT $3)
+    UNION
+    (SELECT * FROM open_then WHERE correlation_id = ANY($4::text[]))
+  ) o JOIN messages m ON m.channel_id = $1 AND m.seq = o.opened_seq`;
+
+/** A thread open as of some seq, with its opening message's topic and content. */
+export interface OpenThreadAsOf {
+  correlationId: string;
+  type: MessageType;
+  opener: string;
+  openedSeq: number;
+  owner: string | null;
+  openedAt: Date;
+  topic: string;
+  content: string;
+}
+
 /** Reads of the durable thread index; the post statement writes it (messages.repository.ts). */
 @Injectable()
 export class ThreadsRepository {
@@ -68,6 +94,26 @@ export class ThreadsRepository {
       ? await this.db.query(LIST_BY_STATUS_SQL, [channelId, afterSeq, limit, status])
       : await this.db.query(LIST_SQL, [channelId, afterSeq, limit]);
     return rows.map(toThread);
+  }
+
+  /**
+   * The threads open as of `throughSeq`: the newest `newest` and every one named in
+   * `correlationIds`, and how many are open in all (for a summary state past its cap).
+   */
+  async openAsOf(channelId: string, throughSeq: number, newest: number, correlationIds: readonly string[]): Promise<{ threads: OpenThreadAsOf[]; total: number }> {
+    const rows: { correlation_id: string; type: string; opener: string; opened_seq: string; owner: string | null; opened_at: Date; topic: string; content: string; total: string }[] =
+      await this.db.query(OPEN_AS_OF_SQL, [channelId, throughSeq, newest, correlationIds]);
+    const threads = rows.map((r) => ({
+      correlationId: r.correlation_id,
+      type: r.type as MessageType,
+      opener: r.opener,
+      openedSeq: Number(r.opened_seq),
+      owner: r.owner,
+      openedAt: r.opened_at,
+      topic: r.topic,
+      content: r.content,
+    }));
+    return { threads, total: rows.length > 0 ? Number(rows[0].total) : 0 };
   }
 
   async find(channelId: string, correlationId: string): Promise<Thread | null> {
