@@ -177,6 +177,12 @@ describe('threads, inbox and MCP resources', () => {
     expect((await inbox(mallory))[0].seq).toBe(first.body.seq);
     expect((await inbox(alice))[0].seq).toBe(second.body.seq);
     expect((await t.admin.get('/api/v1/inbox?limit=2')).body).toHaveLength(2);
+    // A page cut at `limit` says how many are waiting in all: the header over REST, `total` over MCP.
+    const cut = await bob.get('/api/v1/inbox?limit=2');
+    expect([cut.body.length, cut.headers.get('x-total-count')]).toEqual([2, '3']);
+    expect((await bob.get('/api/v1/inbox')).headers.get('x-total-count')).toBe('3');
+    const mcpCut = await useTool(mcpBob, 'check_inbox', { limit: 1 });
+    expect([mcpCut.items.length, mcpCut.total]).toEqual([1, 3]);
 
     for (const [who, id] of [[alice, 'any-1'], [carol, 'any-2'], [bob, 'vault'], [bob, 'vault-rotate']] as const) {
       await post(who, id.startsWith('vault') ? 'secret' : 'ops', { type: 'DONE', content: 'done', correlationId: id });

@@ -29,14 +29,15 @@ const LIST_BY_STATUS_SQL = `
 const FIND_SQL = `SELECT ${THREAD_COLUMNS} FROM threads WHERE channel_id = $1 AND correlation_id = $2 AND status IS NOT NULL`;
 
 // Two index scans (threads_inbox_owner_idx, threads_inbox_untargeted_idx), each bounded, merged
-// oldest first. $2: the channels the caller may read (ChannelsService decides which).
+// oldest first; `total` counts every obligation on the same indexes, so a cut page says so. $2: the channels the caller may read (ChannelsService decides which).
+const OWED = `status = 'open' AND owner IS NOT NULL AND owner = $1 AND channel_id = ANY($2::bigint[])`;
+const UNTARGETED = `status = 'open' AND owner IS NULL AND opener <> $1 AND channel_id = ANY($2::bigint[])`;
 const INBOX_SQL = `
-  SELECT ${PREFIXED_COLUMNS}, c.name AS channel, m.content FROM (
-    (SELECT * FROM threads WHERE status = 'open' AND owner IS NOT NULL AND owner = $1 AND channel_id = ANY($2::bigint[])
-     ORDER BY opened_at LIMIT $3)
+  SELECT ${PREFIXED_COLUMNS}, c.name AS channel, m.content,
+         (SELECT count(*) FROM threads WHERE ${OWED}) + (SELECT count(*) FROM threads WHERE ${UNTARGETED}) AS total FROM (
+    (SELECT * FROM threads WHERE ${OWED} ORDER BY opened_at LIMIT $3)
     UNION ALL
-    (SELECT * FROM threads WHERE status = 'open' AND owner IS NULL AND opener <> $1 AND channel_id = ANY($2::bigint[])
-     ORDER BY opened_at LIMIT $3)
+    (SELECT * FROM threads WHERE ${UNTARGETED} ORDER BY opened_at LIMIT $3)
   ) t
   JOIN channels c ON c.id = t.channel_id
   JOIN messages m ON m.channel_id = t.channel_id AND m.seq = t.opened_seq
@@ -121,11 +122,11 @@ export class ThreadsRepository {
     return rows[0] ? toThread(rows[0]) : null;
   }
 
-  /** Open obligations of `agent` in the given channels, oldest first, at most `limit`. */
-  async inbox(agent: string, channelIds: string[], limit: number): Promise<(Thread & { channel: string; content: string })[]> {
-    if (channelIds.length === 0) return [];
-    const rows: InboxRow[] = await this.db.query(INBOX_SQL, [agent, channelIds, limit]);
-    return rows.map((r) => ({ ...toThread(r), channel: r.channel, content: r.content }));
+  /** Open obligations of `agent` in the given channels, oldest first, at most `limit`; `total`: how many there are in all. */
+  async inbox(agent: string, channelIds: string[], limit: number): Promise<{ items: (Thread & { channel: string; content: string })[]; total: number }> {
+    if (channelIds.length === 0) return { items: [], total: 0 };
+    const rows: (InboxRow & { total: string })[] = await this.db.query(INBOX_SQL, [agent, channelIds, limit]);
+    return { items: rows.map((r) => ({ ...toThread(r), channel: r.channel, content: r.content })), total: rows.length > 0 ? Number(rows[0].total) : 0 };
   }
 
   /** Closed threads without a summary of their last close (skipping recent failures), oldest close first. */

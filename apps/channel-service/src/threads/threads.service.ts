@@ -59,12 +59,12 @@ export class ThreadsService {
     return threadSummaryView(channel, summary);
   }
 
-  /** The caller's open obligations in every channel it may read, oldest first. */
+  /** The caller's open obligations in every channel it may read, oldest first (a page of `limit`), and how many there are in all. */
   async inbox(query: InboxQuery, by: Principal) {
     const visible = await this.channels.list(by);
-    const items = await this.threads.inbox(by.name, visible.map((c) => c.id), this.pageLimit(query.limit));
+    const { items, total } = await this.threads.inbox(by.name, visible.map((c) => c.id), this.pageLimit(query.limit));
     const now = new Date();
-    return items.map((t) => inboxItemView(t, by.name, now));
+    return { items: items.map((t) => inboxItemView(t, by.name, now)), total };
   }
 
   private async findThread(channel: Channel, correlationId: string): Promise<Thread> {

@@ -303,7 +303,8 @@ export interface paths {
         };
         /**
          * The caller's open obligations across every channel it may read, oldest first: open threads it
-         *     owes (targeted at it, or handed off to it) and untargeted open requests from others.
+         *     owes (targeted at it, or handed off to it) and untargeted open requests from others. At most
+         *     `limit`; the `X-Total-Count` header says how many there are in all.
          */
         get: operations["InboxController_inbox"];
         put?: never;
@@ -2411,6 +2412,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description How many obligations there are in all (more than the page holds when it was cut at `limit`) */
+                    "X-Total-Count"?: number;
                     [name: string]: unknown;
                 };
                 content: {

@@ -24,12 +24,12 @@ export class ThreadTools implements McpToolGroup {
           'COMMAND targeted at you, or handed off to you) and untargeted open requests from others. Each entry has the ' +
           'channel, seq, correlation_id, type, opener, the request text and its age in seconds. Answer with send_message ' +
           '(RESPONSE, DONE, DECLINE or FAILURE with the same correlation_id, or HANDOFF to pass it on); it then leaves ' +
-          'your inbox.',
+          'your inbox. total is how many are waiting in all: more than items holds when the page was cut at limit.',
         input: toolInput({ limit: LIMIT_ARG }),
         annotations: { readOnlyHint: true },
         run: async (args, by) => {
           const query = await toDto(InboxQuery, args, { limit: 'limit' });
-          return { items: await this.threads.inbox(query, by) };
+          return this.threads.inbox(query, by);
         },
       },
       {
