@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ensureServiceBuilt, SERVICE_ENTRY } from './support/process-harness';
+import { ensureServiceBuilt, SERVICE_ENTRY, startServiceProcess } from './support/process-harness';
 
 /**
  * Runs the built service with `env` until it exits; its stderr lines and the exit code. The failure
@@ -44,6 +44,36 @@ describe('a failure to start is one JSON line naming what failed, and exit code 
       expect(lastJson(run.lines)).toMatchObject({ level: 'error', message: `cannot listen on 127.0.0.1:${port} (HOST, PORT): the address is in use` });
     } finally {
       taken.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('a QHORUS_DATA_DIR that cannot hold the database names it (not a stack trace)', async () => {
+    const parent = mkdtempSync(join(tmpdir(), 'qhorus-data-file-'));
+    const file = join(parent, 'a-file');
+    writeFileSync(file, 'not a directory');
+    try {
+      const run = await runService({ QHORUS_DATA_DIR: join(file, 'sub'), LOG_LEVEL: 'warn' });
+      expect(run.code).toBe(1);
+      expect(lastJson(run.lines)).toMatchObject({ level: 'error', message: expect.stringMatching(/^QHORUS_DATA_DIR .*a-file\/sub cannot hold the embedded database: ENOTDIR/) });
+    } finally {
+      rmSync(parent, { recursive: true, force: true });
+    }
+  });
+
+  it('a second process on the same embedded QHORUS_DATA_DIR is refused naming it; after the first is killed, the next start takes over', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'qhorus-data-shared-'));
+    const embedded = { databaseUrl: '', queuePrefix: 'unused', env: { QHORUS_DATA_DIR: dataDir, QHORUS_ADMIN_TOKEN: '' } };
+    const first = await startServiceProcess({ name: 'first', ...embedded });
+    try {
+      const second = await runService({ QHORUS_DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'warn' });
+      expect(second.code).toBe(1);
+      expect(lastJson(second.lines)).toMatchObject({ level: 'error', message: expect.stringContaining(`QHORUS_DATA_DIR ${dataDir} is in use by another Qhorus process`) });
+      await first.stop('SIGKILL'); // a crash: the lock stays behind, its holder is gone
+      const third = await startServiceProcess({ name: 'third', ...embedded });
+      await third.stop();
+    } finally {
+      await first.kill();
       rmSync(dataDir, { recursive: true, force: true });
     }
   });

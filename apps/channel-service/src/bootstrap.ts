@@ -42,6 +42,9 @@ export async function createApp(config: AppConfig, options: AppModuleOptions = {
     logger: new ConsoleLogger({ json: true, colors: false }),
     // JSON bodies only, through registerJsonBodyParser (Nest's would replace it at init).
     bodyParser: false,
+    // A provider that fails to start rejects here (Nest's default aborts the process): main.ts
+    // reports a StartupError as one line naming the setting, a test sees the error.
+    abortOnError: false,
   });
   app.useLogger(app.get(Logger));
   app.setGlobalPrefix(API_PREFIX, {

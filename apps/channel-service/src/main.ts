@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { ConsoleLogger, Logger } from '@nestjs/common';
 import { createApp } from './bootstrap';
 import { ConfigValidationError, loadConfig } from './config/app-config';
+import { StartupError } from './config/startup-error';
 
 async function main(): Promise<void> {
   let config;
@@ -11,7 +12,10 @@ async function main(): Promise<void> {
     if (e instanceof ConfigValidationError) startFailed(e.message, 'Config');
     throw e;
   }
-  const app = await createApp(config);
+  const app = await createApp(config).catch((e: unknown) => {
+    if (e instanceof StartupError) startFailed(e.message, 'Qhorus');
+    throw e;
+  });
   try {
     await app.listen(config.PORT, config.HOST);
   } catch (e) {
