@@ -6,7 +6,7 @@ import { waitFor } from './support/http';
 import { TEST_REDIS_URL } from './support/test-database';
 
 /** Short timing so expiry can be shown in a test (production announces every 5 s, TTL 15 s). */
-const TIMING = { announceEveryMs: 100, listenersTtlMs: 300, announceTimeoutMs: 1_000 };
+const TIMING = { announceEveryMs: 100, listenersTtlMs: 300, announceTimeoutMs: 1_000, settleMs: 1_000 };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const event = (seq: number): ChannelStreamEvent => ({ channelId: '1', name: MESSAGE_POSTED, data: { seq }, telemetry: false });
 

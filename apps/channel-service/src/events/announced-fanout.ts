@@ -14,9 +14,15 @@ export interface FanoutTiming {
   listenersTtlMs: number;
   /** How long opening a stream may wait for its subscription and announcement to reach the bus. */
   announceTimeoutMs: number;
+  /**
+   * After this instance starts announcing, how long until its waits and streams read Postgres
+   * once more: another instance publishes only once it has read the announcement, so a post it
+   * made just before is caught by this read instead of being missed.
+   */
+  settleMs: number;
 }
 
-export const FANOUT_TIMING: FanoutTiming = { announceEveryMs: 5_000, listenersTtlMs: 15_000, announceTimeoutMs: 1_000 };
+export const FANOUT_TIMING: FanoutTiming = { announceEveryMs: 5_000, listenersTtlMs: 15_000, announceTimeoutMs: 1_000, settleMs: 1_000 };
 
 /**
  * The protocol both buses (Redis pub/sub, Postgres LISTEN/NOTIFY) follow: an instance with open
@@ -39,7 +45,11 @@ export abstract class AnnouncedFanout extends EventFanout {
   /** Settles once this instance's subscription and first announcement are on the bus (null: not announcing). */
   private announced: Promise<void> | null = null;
 
-  constructor(protected readonly timing: FanoutTiming) {
+  constructor(
+    protected readonly timing: FanoutTiming,
+    /** Makes every local wait and stream read Postgres again (the bus may have dropped events). */
+    protected readonly resync: () => void = () => {},
+  ) {
     super();
   }
 
@@ -54,7 +64,11 @@ export abstract class AnnouncedFanout extends EventFanout {
   }
 
   async listen(): Promise<StopListening> {
-    if (this.localListeners++ === 0) this.announced = this.startAnnouncing();
+    if (this.localListeners++ === 0) {
+      this.announced = this.startAnnouncing();
+      const settled = setTimeout(() => this.resync(), this.timing.settleMs);
+      settled.unref();
+    }
     try {
       await withTimeout(this.announced!, this.timing.announceTimeoutMs, 'announcing an open stream to other instances');
     } catch (err) {

@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { ChannelStreamEvent } from './channel-stream-event';
+import { ChannelStreamEvent, resyncStreamEvent } from './channel-stream-event';
 
 export type StreamListener = (event: ChannelStreamEvent) => void;
 
@@ -33,6 +33,11 @@ export class ChannelEventHub {
         this.logger.warn({ err, channelId: event.channelId }, 'a stream listener failed');
       }
     }
+  }
+
+  /** Tells every local wait and stream to read Postgres again: events from other instances may have been lost. */
+  resyncAll(): void {
+    for (const channelId of [...this.listeners.keys()]) this.deliver(resyncStreamEvent(channelId));
   }
 
   get subscriberCount(): number {

@@ -10,7 +10,13 @@ export const SUMMARY_UPDATED = SummaryUpdatedEvent.NAME;
 /** Internal only: a channel's members may have changed, so open streams re-check access. */
 export const ACCESS_CHANGED = ChannelReconfiguredEvent.NAME;
 
-export type StreamEventName = typeof MESSAGE_POSTED | typeof SUMMARY_UPDATED | typeof ACCESS_CHANGED;
+/**
+ * Internal only: the bus between instances may have dropped events (a Redis or LISTEN connection
+ * came back), so waits and streams read Postgres again instead of trusting they heard everything.
+ */
+export const RESYNC = 'qhorus.resync';
+
+export type StreamEventName = typeof MESSAGE_POSTED | typeof SUMMARY_UPDATED | typeof ACCESS_CHANGED | typeof RESYNC;
 
 /**
  * A channel event in the form the hub delivers and Redis carries between instances: plain
@@ -45,4 +51,8 @@ export function summaryUpdatedData(channel: string, s: { version: number; covers
 
 export function accessChangedStreamEvent(e: ChannelReconfiguredEvent): ChannelStreamEvent {
   return { channelId: e.channelId, name: ACCESS_CHANGED, data: {}, telemetry: false };
+}
+
+export function resyncStreamEvent(channelId: string): ChannelStreamEvent {
+  return { channelId, name: RESYNC, data: {}, telemetry: false };
 }

@@ -11,6 +11,7 @@ import { EventFanout, LocalOnlyFanout } from './event-fanout';
 import { PostgresEventFanout } from './postgres-event-fanout';
 import { PostgresNotifications } from './postgres-notifications';
 import { RedisEventFanout } from './redis-event-fanout';
+import { FANOUT_TIMING } from './announced-fanout';
 
 /**
  * The channel event fan-out: this instance's events to its own listeners (SSE streams, long
@@ -40,12 +41,16 @@ import { RedisEventFanout } from './redis-event-fanout';
       inject: [AppConfig, ChannelEventHub, PostgresNotifications, MessagesRepository],
       useFactory: (config: AppConfig, hub: ChannelEventHub, notifications: PostgresNotifications | null, messages: MessagesRepository): EventFanout => {
         const deliver = (e: Parameters<ChannelEventHub['deliver']>[0]) => hub.deliver(e);
-        if (config.REDIS_URL) return new RedisEventFanout(config.REDIS_URL, config.QHORUS_QUEUE_PREFIX, deliver);
+        const resync = () => hub.resyncAll();
+        if (config.REDIS_URL) return new RedisEventFanout(config.REDIS_URL, config.QHORUS_QUEUE_PREFIX, deliver, FANOUT_TIMING, resync);
         if (!notifications) return new LocalOnlyFanout();
-        return new PostgresEventFanout(notifications, deliver, async (channelId, channelName, seq) => {
+        // A notification missed while the listening connection was down: read Postgres again.
+        notifications.onRelisten(resync);
+        const readPosted = async (channelId: string, channelName: string, seq: number) => {
           const [row] = await messages.range(channelId, seq - 1, seq, 1, true);
           return row ? messagePostedStreamEvent(new MessagePostedEvent(channelId, toMessage(row, channelName), 0, 0)) : null;
-        });
+        };
+        return new PostgresEventFanout(notifications, deliver, readPosted, FANOUT_TIMING, resync);
       },
     },
   ],

@@ -37,8 +37,9 @@ export class PostgresEventFanout extends AnnouncedFanout {
     private readonly deliver: (event: ChannelStreamEvent) => void,
     private readonly readPosted: PostedMessageReader,
     timing: FanoutTiming = FANOUT_TIMING,
+    resync: () => void = () => {},
   ) {
-    super(timing);
+    super(timing, resync);
     const heard = notifications.subscribe(CHANNEL_EVENT_LISTENERS_TOPIC, (payload) => this.heardAnnouncement(payload));
     heard.catch((err: Error) => this.logger.warn({ err: err.message }, 'could not listen for stream announcements'));
   }

@@ -32,6 +32,8 @@ export class PostgresNotifications {
   private readonly hooked = new WeakSet<object>();
   private relistenTimer: NodeJS.Timeout | null = null;
   private closed = false;
+  /** Called after every topic is listened to again following a lost connection (see onRelisten). */
+  private readonly relistened = new Set<() => void>();
 
   constructor(
     databaseUrl: string,
@@ -65,6 +67,11 @@ export class PostgresNotifications {
       this.handlers.delete(topic);
       if (this.connection.isOpenOrOpening) await this.connection.query(`UNLISTEN "${topic}"`).catch(() => undefined);
     };
+  }
+
+  /** Calls `then` whenever listening resumes after the connection was lost: what was notified meanwhile is gone. */
+  onRelisten(then: () => void): void {
+    this.relistened.add(then);
   }
 
   /** Notifies every instance listening on `topic` (rejects a payload Postgres would refuse). */
@@ -104,10 +111,13 @@ export class PostgresNotifications {
     if (this.closed || this.relistenTimer) return;
     this.relistenTimer = setTimeout(() => {
       this.relistenTimer = null;
-      Promise.all([...this.handlers.keys()].map((topic) => this.listen(topic))).catch((err: Error) => {
-        this.logger.warn({ err: err.message }, 'could not listen again; retrying');
-        this.scheduleRelisten();
-      });
+      Promise.all([...this.handlers.keys()].map((topic) => this.listen(topic))).then(
+        () => this.relistened.forEach((then) => then()),
+        (err: Error) => {
+          this.logger.warn({ err: err.message }, 'could not listen again; retrying');
+          this.scheduleRelisten();
+        },
+      );
     }, RELISTEN_DELAY_MS);
     this.relistenTimer.unref();
   }

@@ -8,6 +8,18 @@ export const channelEventsTopic = (prefix: string) => `${prefix}:channel-events`
 /** Where instances with open streams announce themselves. */
 export const listenersTopic = (prefix: string) => `${prefix}:channel-events:listeners`;
 
+/** An events-topic message body (after `<origin>\n`) asking every instance to read Postgres again. */
+const RESYNC_ALL = 'resync';
+
+/** Calls `then` each time `connection` is ready again after losing Redis (not on its first connect). */
+function onReconnect(connection: IORedis, then: () => void): void {
+  let connected = false;
+  connection.on('ready', () => {
+    if (connected) then();
+    connected = true;
+  });
+}
+
 /** Upper bound on the events of one pub/sub message (a burst is split into several). */
 export const MAX_EVENTS_PER_MESSAGE = 256;
 
@@ -19,9 +31,10 @@ export const MAX_EVENTS_PER_MESSAGE = 256;
  * stream open anywhere, a post costs Redis nothing (docs/benchmarks.md). An instance skips its
  * own messages (it delivered them locally already).
  *
- * Fire and forget: a stream is live telemetry; a client that missed events while Redis was down
- * catches up with check_messages / get_channel_summary. Events are published in batches, one
- * message per event-loop turn (`<origin>\n<JSON list>`, in order).
+ * Events are published in batches, one message per event-loop turn (`<origin>\n<JSON list>`, in
+ * order). Pub/sub keeps nothing for a connection that is away, so a wake-up could be lost: when
+ * the subscriber comes back, this instance's waits and streams read Postgres again (`resync`), and
+ * when the publisher comes back, it asks every other instance to do the same (`<origin>\nresync`).
  */
 export class RedisEventFanout extends AnnouncedFanout {
   protected readonly logger = new Logger(RedisEventFanout.name);
@@ -38,8 +51,9 @@ export class RedisEventFanout extends AnnouncedFanout {
     prefix: string,
     private readonly deliver: (event: ChannelStreamEvent) => void,
     timing: FanoutTiming = FANOUT_TIMING,
+    resync: () => void = () => {},
   ) {
-    super(timing);
+    super(timing, resync);
     this.eventsTopic = channelEventsTopic(prefix);
     this.listenersTopic = listenersTopic(prefix);
     this.publisher = new IORedis(redisUrl, { maxRetriesPerRequest: 1 });
@@ -50,6 +64,25 @@ export class RedisEventFanout extends AnnouncedFanout {
     }
     this.subscriber.on('message', (topic: string, payload: string) => this.onMessage(topic, payload));
     this.subscriber.subscribe(this.listenersTopic).catch((err) => this.logger.warn({ err: err.message }, 'could not subscribe to stream announcements'));
+    onReconnect(this.subscriber, () => this.resubscribed());
+    onReconnect(this.publisher, () => this.publishResync());
+  }
+
+  /**
+   * The subscriber is back: what was published while it was away is lost, so once its topics are
+   * subscribed again (a SUBSCRIBE sent now completes after ioredis' own resubscription), every
+   * local wait and stream reads Postgres again.
+   */
+  private resubscribed(): void {
+    this.subscriber
+      .subscribe(this.listenersTopic)
+      .then(() => this.resync())
+      .catch((err) => this.logger.warn({ err: err.message }, 'could not subscribe again after reconnecting'));
+  }
+
+  /** The publisher is back: the others missed what this instance posted meanwhile; tell them to read again. */
+  private publishResync(): void {
+    this.publisher.publish(this.eventsTopic, this.ownPrefix + RESYNC_ALL).catch((err) => this.logger.debug({ err: err.message }, 'could not ask the other instances to read again'));
   }
 
   async close(): Promise<void> {
@@ -65,6 +98,7 @@ export class RedisEventFanout extends AnnouncedFanout {
       return;
     }
     if (payload.startsWith(this.ownPrefix)) return;
+    if (payload.endsWith(RESYNC_ALL)) return this.resync();
     for (const event of parseEventList<ChannelStreamEvent>(payload)) this.deliver(event);
   }
 

@@ -1,4 +1,4 @@
-import { MESSAGE_POSTED, SUMMARY_UPDATED, ChannelStreamEvent } from './channel-stream-event';
+import { MESSAGE_POSTED, RESYNC, SUMMARY_UPDATED, ChannelStreamEvent } from './channel-stream-event';
 import { messageEventId, StreamResume, summaryEventId } from './event-ids';
 import { SSE_MAX_HELD_EVENTS, SSE_REPLAY_PAGE } from './sse-limits';
 import { SseStream } from './sse-stream';
@@ -31,6 +31,8 @@ export class ResumableStream {
   private version = 0;
   private catchingUp = true;
   private held: ChannelStreamEvent[] = [];
+  /** A resync came while catching up: read Postgres once more before going live. */
+  private readAgain = false;
   private summaryAfterVersion: number | null;
 
   constructor(
@@ -44,8 +46,13 @@ export class ResumableStream {
     this.summaryAfterVersion = resume.summaryAfterVersion;
   }
 
-  /** A live event from the fan-out. */
+  /** A live event from the fan-out; a resync reads Postgres again from where the stream is. */
   onEvent(event: ChannelStreamEvent): void {
+    if (event.name === RESYNC) {
+      if (this.catchingUp) this.readAgain = true;
+      else this.start();
+      return;
+    }
     if (this.catchingUp) return this.hold(event);
     if (this.sendLive(event)) return;
     this.hold(event);
@@ -70,12 +77,16 @@ export class ResumableStream {
   private async replay(): Promise<void> {
     for (;;) {
       const before = this.position;
+      this.readAgain = false;
       await this.replayMessages();
       await this.replaySummary();
       const held = this.held;
       this.held = [];
       const gapAt = held.findIndex((e) => !this.sendLive(e));
-      if (gapAt < 0) break;
+      if (gapAt < 0) {
+        if (this.readAgain) continue;
+        break;
+      }
       // Postgres had nothing new: the missing seqs do not exist, so the gap is real; go on past it.
       if (this.position === before) this.position = Number(held[gapAt].data.seq) - 1;
       this.held = [...held.slice(gapAt), ...this.held];

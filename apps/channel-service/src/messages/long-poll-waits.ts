@@ -4,7 +4,7 @@ import { AgentCredentialsChangedEvent } from '../auth/agent-credentials-changed.
 import { isAdmin, Principal } from '../auth/principal';
 import { AppConfig } from '../config/app-config';
 import { ChannelEventHub } from '../events/channel-event-hub';
-import { MESSAGE_POSTED } from '../events/channel-stream-event';
+import { MESSAGE_POSTED, RESYNC } from '../events/channel-stream-event';
 import { EventFanout } from '../events/event-fanout';
 
 /** A posted message as a stream event carries it (what a waiter decides on). */
@@ -127,32 +127,46 @@ export class LongPollWaits implements BeforeApplicationShutdown {
     wakes: (m: PostedMessageData) => boolean,
     signal?: AbortSignal,
   ): Promise<T[]> {
+    let timedOut = false;
+    let woken!: Promise<void>;
     let wake: () => void = () => {};
-    const woken = new Promise<void>((resolve) => (wake = resolve));
-    active.wake = wake;
+    const arm = () => {
+      woken = new Promise<void>((resolve) => (wake = resolve));
+      active.wake = () => wake();
+    };
+    arm();
+    // A resync (the bus between instances may have dropped a post) wakes it to read again; with
+    // nothing new it sleeps on until its deadline.
     const unsubscribe = this.hub.subscribe(channelId, (event) => {
-      if (event.name === MESSAGE_POSTED && wakes(event.data)) wake();
+      if ((event.name === MESSAGE_POSTED && wakes(event.data)) || event.name === RESYNC) wake();
     });
-    const timer = setTimeout(wake, waitMs);
+    const timer = setTimeout(() => {
+      timedOut = true;
+      wake();
+    }, waitMs);
     const onAbort = () => wake();
     signal?.addEventListener('abort', onAbort);
     const stopListening = await this.fanout.listen();
+    const sleeper = () => wake();
     try {
       const again = await read();
       this.assertCredentialsUnchanged(active);
       if (again.length > 0 || signal?.aborted || this.closing) return again;
-      this.sleeping.add(wake);
-      await woken;
-      this.assertCredentialsUnchanged(active);
-      if (signal?.aborted) return [];
-      await access.recheck();
-      const rows = await read();
-      this.assertCredentialsUnchanged(active);
-      return rows;
+      this.sleeping.add(sleeper);
+      for (;;) {
+        await woken;
+        this.assertCredentialsUnchanged(active);
+        if (signal?.aborted) return [];
+        await access.recheck();
+        const rows = await read();
+        this.assertCredentialsUnchanged(active);
+        if (rows.length > 0 || timedOut || this.closing) return rows;
+        arm();
+      }
     } finally {
       clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
-      this.sleeping.delete(wake);
+      this.sleeping.delete(sleeper);
       unsubscribe();
       stopListening();
     }

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { ChannelStreamEvent, MESSAGE_POSTED, SUMMARY_UPDATED } from '../../src/events/channel-stream-event';
+import { ChannelStreamEvent, MESSAGE_POSTED, resyncStreamEvent, SUMMARY_UPDATED } from '../../src/events/channel-stream-event';
 import { parseLastEventId } from '../../src/events/event-ids';
 import { ReplayedMessage, ResumableStream, StreamHistory } from '../../src/events/resumable-stream';
 import { SseStream } from '../../src/events/sse-stream';
@@ -98,6 +98,22 @@ describe('ResumableStream', () => {
     await flush();
     stream.onEvent(history.add(4));
     expect(res.frames.map(([id]) => id)).toEqual(['1', '2', '3', '4']);
+  });
+
+  it('a resync reads history again: a post whose live event was lost on the bus arrives without a later post', async () => {
+    const { res, history, stream } = setUp(0, null);
+    await stream.catchUp();
+    history.add(1); // its live event never arrives (the bus connection was away)
+    stream.onEvent(resyncStreamEvent('1'));
+    await flush();
+    expect(res.frames.map(([id]) => id)).toEqual(['1']);
+    // During a catch-up, a resync makes it read once more before going live.
+    const second = setUp(0, null);
+    const replaying = second.stream.catchUp();
+    second.history.add(1);
+    second.stream.onEvent(resyncStreamEvent('1'));
+    await replaying;
+    expect(second.res.frames.map(([id]) => id)).toEqual(['1']);
   });
 
   it('moves past a seq that does not exist rather than waiting for it forever', async () => {
