@@ -99,9 +99,11 @@ describe('request framing: bytes, charsets, encodings and repeated headers are r
     }
   });
 
-  it('content null on a type whose content is optional is as if left out; on others it is required', async () => {
-    const done = await post(bytes('{"type":"DONE","content":null}'));
-    expect(done).toMatchObject({ status: 201, body: { type: 'DONE', content: '' } });
+  it('content null or "" on a type whose content is optional is as if left out; on others it is required', async () => {
+    for (const content of ['null', '""']) {
+      const done = await post(bytes(`{"type":"DONE","content":${content}}`));
+      expect(done).toMatchObject({ status: 201, body: { type: 'DONE', content: '' } });
+    }
     const status = await post(bytes('{"type":"STATUS","content":null}'));
     expect(status).toMatchObject({ status: 400, body: { details: [{ field: 'content' }] } });
   });

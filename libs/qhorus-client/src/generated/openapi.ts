@@ -592,7 +592,7 @@ export interface components {
             messages: components["schemas"]["PostMessageDto"][];
         };
         PostMessageDto: {
-            /** @description The message text. Required except for DONE, HANDOFF and EVENT (where null is the same as leaving it out); non-blank for DECLINE and FAILURE. */
+            /** @description The message text. Required except for DONE, HANDOFF and EVENT (where null and "" are the same as leaving it out); non-blank for DECLINE and FAILURE. */
             content?: string;
             /** @description Thread id; generated for QUERY and COMMAND when absent. */
             correlationId?: string;

@@ -21,8 +21,8 @@ export class PostMessageDto {
   @IsIn(MESSAGE_TYPES, { message: `type must be one of ${MESSAGE_TYPES.join(', ')}` })
   type?: MessageType;
 
-  /** The message text. Required except for DONE, HANDOFF and EVENT (where null is the same as leaving it out); non-blank for DECLINE and FAILURE. */
-  @ValidateIf((o) => (o.content !== undefined && o.content !== null) || !CONTENT_OPTIONAL_TYPES.has(typeOf(o)))
+  /** The message text. Required except for DONE, HANDOFF and EVENT (where null and "" are the same as leaving it out); non-blank for DECLINE and FAILURE. */
+  @ValidateIf((o) => (o.content !== undefined && o.content !== null && o.content !== '') || !CONTENT_OPTIONAL_TYPES.has(typeOf(o)))
   @IsString()
   @IsNotEmpty({ message: 'content is required for this message type' })
   @NotBlank()
