@@ -151,6 +151,15 @@ describe('the qhorus CLI, spawned against the real service', () => {
     expect(notQhorus.stderr).toMatch(/^qhorus: .*has no such route \(404\)/);
   });
 
+  it('a usage error is its line and where the usage is, not the whole help; post --help names the default type', async () => {
+    for (const args of [['--bogus'], ['bogus']]) {
+      const run = await qhorus(args, env);
+      expect(run.code).toBe(1);
+      expect(run.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^error: unknown (option|command) '(--)?bogus'/), "(run 'qhorus --help' for usage)"]);
+    }
+    expect((await qhorus(['post', '--help'], env)).stdout).toContain('(default STATUS)');
+  });
+
   it('inbox: the caller\'s open obligations once the client knows the route; until then it says what is missing', async () => {
     const run = await qhorus(['inbox', '--json'], env);
     if (QhorusClient.operationFor('GET', '/api/v1/inbox')) {

@@ -104,6 +104,8 @@ describe('request framing: bytes, charsets, encodings and repeated headers are r
       const done = await post(bytes(`{"type":"DONE","content":${content}}`));
       expect(done).toMatchObject({ status: 201, body: { type: 'DONE', content: '' } });
     }
+    const handoff = await post(bytes('{"type":"HANDOFF","content":"yours"}'));
+    expect(handoff).toMatchObject({ status: 400, body: { details: [{ field: 'target', problems: ['target must be an agent name (required for HANDOFF)'] }] } }); // said once
     const status = await post(bytes('{"type":"STATUS","content":null}'));
     expect(status).toMatchObject({ status: 400, body: { details: [{ field: 'content' }] } });
   });

@@ -12,7 +12,8 @@ export function buildProgram(): Command {
     .option('--url <url>', `the service (env QHORUS_URL, default ${DEFAULT_URL})`)
     .option('--token <token>', 'your bearer token (env QHORUS_TOKEN)')
     .option('--json', "print the API's own JSON")
-    .showHelpAfterError()
+    // One line after a usage error, then where the usage is (the whole help drowned the error).
+    .showHelpAfterError("(run 'qhorus --help' for usage)")
     .exitOverride();
   for (const command of [agentsCommand(), channelsCommand(), postCommand(), tailCommand(), historyCommand(), summaryCommand(), contextCommand(), inboxCommand()]) {
     program.addCommand(command);

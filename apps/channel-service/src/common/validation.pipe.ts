@@ -11,9 +11,10 @@ const RANGE_CONSTRAINTS: ReadonlySet<string> = new Set(['min', 'max', 'minLength
  */
 function problemsOf(constraints: Record<string, string>): string[] {
   const typeWrong = Object.keys(constraints).some((name) => TYPE_CONSTRAINTS.has(name));
-  return Object.entries(constraints)
+  const messages = Object.entries(constraints)
     .filter(([name]) => !(typeWrong && RANGE_CONSTRAINTS.has(name)))
     .map(([, message]) => message);
+  return [...new Set(messages)]; // two rules may say the same thing (an absent required target)
 }
 
 /** Flattens nested class-validator errors into `field: problem` entries, every bad field named. */

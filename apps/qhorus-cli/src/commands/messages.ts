@@ -10,7 +10,7 @@ export function postCommand(): Command {
   return new Command('post')
     .argument('<channel>')
     .argument('<text>', 'the content')
-    .option('-t, --type <type>', MESSAGE_TYPES.join(', '), (v: string) => v.toUpperCase())
+    .option('-t, --type <type>', `${MESSAGE_TYPES.join(', ')} (default STATUS)`, (v: string) => v.toUpperCase())
     .option('--topic <topic>')
     .option('-c, --correlation-id <id>', 'the thread (generated for QUERY and COMMAND when absent)')
     .option('-r, --reply-to <seq>', 'the seq this answers', toInt)

@@ -10,6 +10,7 @@ export const MAX_CORRELATION_ID_LENGTH = 128;
 /** Types whose content may be empty: the type itself is the message. */
 export const CONTENT_OPTIONAL_TYPES: ReadonlySet<MessageType> = new Set([MessageType.DONE, MessageType.HANDOFF, MessageType.EVENT]);
 export const DEFAULT_MESSAGE_TYPE = MessageType.STATUS;
+const TARGET_PROBLEM = 'target must be an agent name (required for HANDOFF)';
 
 const upper = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.toUpperCase() : value);
 const typeOf = (o: PostMessageDto): MessageType => (o.type ?? DEFAULT_MESSAGE_TYPE) as MessageType;
@@ -50,8 +51,8 @@ export class PostMessageDto {
 
   /** The agent addressed; required for HANDOFF. */
   @ValidateIf((o) => o.target !== undefined || TARGET_REQUIRED_TYPES.has(typeOf(o)))
-  @IsString()
-  @Matches(AGENT_NAME_PATTERN, { message: 'target must be an agent name (required for HANDOFF)' })
+  @IsString({ message: TARGET_PROBLEM })
+  @Matches(AGENT_NAME_PATTERN, { message: TARGET_PROBLEM })
   target?: string;
 
   @IsOptional()
