@@ -61,25 +61,22 @@ describe('a Redis blip loses no wake-up: waits and streams read Postgres again w
     await proxy?.cut();
   });
 
-  it('a stream on the instance whose subscriber was cut gets the post made elsewhere meanwhile, with no later post', async () => {
-    const stream = await liveStream(b.baseUrl, aliceOnA);
+  /** A stream on `streamOn` gets what `poster` posted during a blip, with no later post. */
+  const expectStreamGetsPostDuringBlip = async (streamOn: string, poster: ApiClient, content: string) => {
+    const stream = await liveStream(streamOn, poster);
     try {
-      const seq = await blip(() => post(aliceOnA, 'posted on A while B was away from Redis'));
-      expect((await stream.next('message.posted', (m) => m.seq === seq, ARRIVES_WITHIN_MS)).data.content).toBe('posted on A while B was away from Redis');
+      const seq = await blip(() => post(poster, content));
+      expect((await stream.next('message.posted', (m) => m.seq === seq, ARRIVES_WITHIN_MS)).data.content).toBe(content);
     } finally {
       stream.close();
     }
-  });
+  };
 
-  it('a stream elsewhere gets what the cut instance posted meanwhile (it asks the others to read again when back)', async () => {
-    const stream = await liveStream(t.baseUrl, aliceOnB);
-    try {
-      const seq = await blip(() => post(aliceOnB, 'posted on B while it was away from Redis'));
-      expect((await stream.next('message.posted', (m) => m.seq === seq, ARRIVES_WITHIN_MS)).data.content).toBe('posted on B while it was away from Redis');
-    } finally {
-      stream.close();
-    }
-  });
+  it('a stream on the instance whose subscriber was cut gets the post made elsewhere meanwhile, with no later post', () =>
+    expectStreamGetsPostDuringBlip(b.baseUrl, aliceOnA, 'posted on A while B was away from Redis'));
+
+  it('a stream elsewhere gets what the cut instance posted meanwhile (it asks the others to read again when back)', () =>
+    expectStreamGetsPostDuringBlip(t.baseUrl, aliceOnB, 'posted on B while it was away from Redis'));
 
   it('a long poll on the cut instance answers the post made elsewhere before its own deadline, not at it', async () => {
     await liveStream(b.baseUrl, aliceOnA).then((s) => s.close()); // B hears A again
