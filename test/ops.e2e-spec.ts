@@ -195,6 +195,20 @@ describe('operations: OpenAPI, metrics, health and logs', () => {
       expect(res.headers.get('content-type')).toMatch(/text\/html/);
       expect(await res.text()).toMatch(/swagger-ui/i);
     });
+
+    it('may not be framed and sends no referrer: its Authorize form takes a token (every /docs file)', async () => {
+      for (const path of ['/docs', '/docs/swagger-ui-init.js', '/docs-json']) {
+        const res = await fetch(`${t.baseUrl}${path}`);
+        expect([path, res.status]).toEqual([path, 200]);
+        expect({
+          path,
+          csp: res.headers.get('content-security-policy'),
+          frame: res.headers.get('x-frame-options'),
+          sniff: res.headers.get('x-content-type-options'),
+          referrer: res.headers.get('referrer-policy'),
+        }).toEqual({ path, csp: "frame-ancestors 'none'", frame: 'DENY', sniff: 'nosniff', referrer: 'no-referrer' });
+      }
+    });
   });
 
   describe('/metrics', () => {

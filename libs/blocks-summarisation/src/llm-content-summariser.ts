@@ -119,7 +119,9 @@ export class LlmContentSummariser<T> implements ContentSummariser<T> {
       // The SDK's timeout and ours race; either way the caller sees one clear timeout error.
       if (timedOut) throw error; // already our timeout error (the deadline won the race)
       if (error instanceof APIConnectionTimeoutError) throw timeoutError(error);
-      throw new Error(`LLM summariser request failed (model ${model}): ${describeRequestError(error)}`, { cause: error });
+      // No `cause`: the SDK's error keeps the API's answer, which a proxy may fill with our own
+      // request headers (the API key); the message keeps status, type and text, the key scrubbed.
+      throw new Error(`LLM summariser request failed (model ${model}): ${withoutSecret(describeRequestError(error), client.apiKey)}`);
     }
 
     // Every answer is paid for, even one rejected below: record it first, from the API's own usage.
@@ -140,6 +142,17 @@ export class LlmContentSummariser<T> implements ContentSummariser<T> {
     if (text === '') throw new Error(`LLM summariser returned a blank answer (model ${model}); nothing committed`);
     return { text, model: typeof message.model === 'string' && message.model !== '' ? message.model : model };
   }
+}
+
+/** What stands for a secret in an error text. */
+export const REDACTED = '[redacted]';
+/** Anthropic API keys, whoever's: never repeated from an answer (logs and `lastError` are read by others). */
+const ANTHROPIC_KEY = /sk-ant-[\w-]+/g;
+
+/** `text` with `secret` (this client's key) and anything shaped like an Anthropic key replaced by REDACTED. */
+export function withoutSecret(text: string, secret: string | null | undefined): string {
+  const scrubbed = secret ? text.split(secret).join(REDACTED) : text;
+  return scrubbed.replace(ANTHROPIC_KEY, REDACTED);
 }
 
 /** "HTTP 500 api_error: boom" for API errors (status and the API's own message), else the message. */

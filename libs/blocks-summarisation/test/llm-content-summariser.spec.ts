@@ -30,6 +30,20 @@ describe('LlmContentSummariser (real SDK against a local fake Messages API)', ()
     return new LlmContentSummariser<Item>(client, renderItem, mode, { model: MODEL, maxTokens: 256, timeoutMs });
   }
 
+  it('an error answer that echoes the request headers never carries the API key into the error (logs, lastError)', async () => {
+    const key = 'sk-ant-api03-this-is-the-secret';
+    server = await startFakeAnthropic((req) => replyError(400, `echo ${JSON.stringify(req.headers)}`, 'invalid_request_error'));
+    const client = new Anthropic({ apiKey: key, baseURL: server.baseURL, maxRetries: 0 });
+    const summariser = new LlmContentSummariser<Item>(client, renderItem, LlmSummaryMode.EDIT, { model: MODEL, maxTokens: 256, timeoutMs: 5_000 });
+    const error: Error = await summariser.summarise(batch).then(
+      () => { throw new Error('expected a failure'); },
+      (e: Error) => e,
+    );
+    expect(error.message).toMatch(/^LLM summariser request failed \(model .*\): HTTP 400 invalid_request_error: echo /);
+    expect(error.message).toContain('[redacted]');
+    expect(JSON.stringify({ message: error.message, stack: error.stack, cause: error.cause })).not.toContain('this-is-the-secret');
+  });
+
   it('EDIT: sends the edit system prompt, the preamble, the current summary and the items', async () => {
     const summariser = await summariserFor(() => 'Bob owns the deploy.');
     const previous = summaryResult('Alice asked about the deploy.', { foreign: 'kept' });

@@ -11,12 +11,33 @@ const PROBE_PATH = /^\/(health(\/live)?|metrics)(\?|$)/;
  * Query parameters whose value may be a credential (a client that put its token in the URL): the
  * value is not logged. The service reads credentials only from the Authorization header.
  */
-const SECRET_QUERY_VALUE = /([?&][^=&#]*(?:token|key|secret|password|auth)[^=&#]*=)[^&#]*/gi;
+const SECRET_QUERY_NAME = /token|key|secret|password|passwd|auth|bearer|jwt|sig|credential|session|cookie/i;
 const REDACTED = '[redacted]';
 
-/** The URL as logged: credential-looking query values replaced. */
+/**
+ * The URL as logged: the value of every query parameter whose name looks like a credential is
+ * replaced, the name read as the query parser reads it (`tok%65n` is `token`), the value up to the
+ * next `&` whatever it holds (a raw `#` included).
+ */
 export function loggableUrl(url: string): string {
-  return url.includes('?') ? url.replace(SECRET_QUERY_VALUE, `$1${REDACTED}`) : url;
+  const query = url.indexOf('?');
+  if (query < 0) return url;
+  return url.slice(0, query + 1) + url.slice(query + 1).split('&').map(loggablePair).join('&');
+}
+
+function loggablePair(pair: string): string {
+  const eq = pair.indexOf('=');
+  if (eq < 0) return pair;
+  return SECRET_QUERY_NAME.test(decodedName(pair.slice(0, eq))) ? `${pair.slice(0, eq)}=${REDACTED}` : pair;
+}
+
+function decodedName(name: string): string {
+  if (!name.includes('%') && !name.includes('+')) return name;
+  try {
+    return decodeURIComponent(name.replace(/\+/g, ' '));
+  } catch {
+    return name; // not decodable: matched as sent
+  }
 }
 
 const asIs = <T>(value: T): T => value;
