@@ -70,7 +70,9 @@ export function registerJsonBodyParser(fastify: ParserHost): void {
 
 /** Why a JSON body cannot be read as sent: a charset other than UTF-8, or a compressed body. */
 function unsupportedFraming(headers: BodyRequest['headers']): string | null {
-  const charset = CHARSET_PARAM.exec(String(headers['content-type'] ?? ''))?.[1].toLowerCase();
+  const type = String(headers['content-type'] ?? '');
+  // Most requests say exactly `application/json`: no parameter to read.
+  const charset = type === JSON_CONTENT_TYPE ? undefined : CHARSET_PARAM.exec(type)?.[1].toLowerCase();
   if (charset !== undefined && !UTF8_NAMES.has(charset)) return `Unsupported Media Type: charset ${charset} is not supported; send the JSON body as UTF-8`;
   const encoding = headers['content-encoding'];
   if (encoding !== undefined && String(encoding).trim().toLowerCase() !== IDENTITY_ENCODING) {

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import IORedis from 'ioredis';
-import { AnnouncedFanout, FANOUT_TIMING, FanoutTiming, parseEventList } from './announced-fanout';
+import { AnnouncedFanout, FANOUT_TIMING, FanoutTiming, ORIGIN_SEPARATOR, parseEventList } from './announced-fanout';
 import { ChannelStreamEvent } from './channel-stream-event';
 
 /** The pub/sub channel, under the deployment's key prefix so deployments sharing a Redis stay apart. */
@@ -98,7 +98,7 @@ export class RedisEventFanout extends AnnouncedFanout {
       return;
     }
     if (payload.startsWith(this.ownPrefix)) return;
-    if (payload.endsWith(RESYNC_ALL)) return this.resync();
+    if (payload.slice(payload.indexOf(ORIGIN_SEPARATOR) + 1) === RESYNC_ALL) return this.resync();
     for (const event of parseEventList<ChannelStreamEvent>(payload)) this.deliver(event);
   }
 

@@ -21,13 +21,9 @@ export interface ArgSpec {
  */
 function describedArg(spec: ArgSpec, optional: boolean) {
   const base = optional ? z.unknown().optional() : z.unknown();
-  const arg = base.meta({ type: spec.type, description: spec.description, ...spec.schema });
-  specs.set(arg, spec);
-  return arg;
+  return base.meta({ type: spec.type, description: spec.description, ...spec.schema });
 }
 
-/** The spec each described argument was made from. */
-const specs = new WeakMap<z.ZodType, ArgSpec>();
 /** A tool input's arguments declared 'integer' (alone or with null), by toolInput. */
 const integerArgsOf = new WeakMap<z.ZodType, readonly string[]>();
 
@@ -38,7 +34,7 @@ export const optional = (spec: ArgSpec) => describedArg(spec, true);
 export function toolInput(shape: Record<string, z.ZodType>) {
   const input = z.looseObject(shape);
   const integers = Object.keys(shape).filter((arg) => {
-    const type = specs.get(shape[arg])?.type;
+    const type = shape[arg].meta()?.type as ArgSpec['type'] | undefined; // what describedArg declared
     return type === 'integer' || (Array.isArray(type) && type.includes('integer'));
   });
   integerArgsOf.set(input, integers);

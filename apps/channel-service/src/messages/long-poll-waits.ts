@@ -130,11 +130,11 @@ export class LongPollWaits implements BeforeApplicationShutdown {
     let timedOut = false;
     let woken!: Promise<void>;
     let wake: () => void = () => {};
-    const arm = () => {
-      woken = new Promise<void>((resolve) => (wake = resolve));
-      active.wake = () => wake();
-    };
+    const arm = () => (woken = new Promise<void>((resolve) => (wake = resolve)));
     arm();
+    // Whichever promise is armed now: the one a credential change, an abort or shutdown resolves.
+    const wakeNow = () => wake();
+    active.wake = wakeNow;
     // A resync (the bus between instances may have dropped a post) wakes it to read again; with
     // nothing new it sleeps on until its deadline.
     const unsubscribe = this.hub.subscribe(channelId, (event) => {
@@ -144,15 +144,13 @@ export class LongPollWaits implements BeforeApplicationShutdown {
       timedOut = true;
       wake();
     }, waitMs);
-    const onAbort = () => wake();
-    signal?.addEventListener('abort', onAbort);
+    signal?.addEventListener('abort', wakeNow);
     const stopListening = await this.fanout.listen();
-    const sleeper = () => wake();
     try {
       const again = await read();
       this.assertCredentialsUnchanged(active);
       if (again.length > 0 || signal?.aborted || this.closing) return again;
-      this.sleeping.add(sleeper);
+      this.sleeping.add(wakeNow);
       for (;;) {
         await woken;
         this.assertCredentialsUnchanged(active);
@@ -165,8 +163,8 @@ export class LongPollWaits implements BeforeApplicationShutdown {
       }
     } finally {
       clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
-      this.sleeping.delete(sleeper);
+      signal?.removeEventListener('abort', wakeNow);
+      this.sleeping.delete(wakeNow);
       unsubscribe();
       stopListening();
     }

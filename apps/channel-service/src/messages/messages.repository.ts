@@ -80,13 +80,13 @@ const INSERT_SQL = `
 ${INSERT_RESULT}
 ${INSERT_FROM}`;
 
-/** What one batch insert returns: the rows in seq order, plus what the summary trigger needs. */
 /** The correlation ids of the replied-to messages that have one, and the channel's lastSeq as read with them (null: not readable). */
 export interface RepliedThreads {
   lastSeq: number | null;
   correlationIds: Map<number, string>;
 }
 
+/** What one batch insert returns: the rows in seq order, plus what the summary trigger needs. */
 export interface InsertedBatch {
   /** closed_thread: the message closed its thread (only batches with correlation ids carry it). */
   rows: (MessageRow & { token_estimate: number; tokens_through: string; closed_thread?: boolean })[];
@@ -345,9 +345,9 @@ export class MessagesRepository {
   /**
    * Inserts every message of a batch in ONE statement (consecutive seqs, all or nothing); the
    * access check and every inReplyTo bound are in the channel update's WHERE, as for one post.
-   * Returns null when nothing was written.
+   * Returns null when nothing was written. `resolvedAtLastSeq`: the lastSeq the batch's replies
+   * into itself assume (null: none do); another post came first → nothing written, null.
    */
-  /** `resolvedAtLastSeq`: the lastSeq the batch's replies into itself assume (null: none do); another post first → null, nothing written. */
   async insertBatch(channelName: string, viewer: Viewer, batch: readonly NewMessage[], resolvedAtLastSeq: number | null = null): Promise<InsertedBatch | null> {
     const column = <T>(pick: (m: NewMessage) => T) => batch.map(pick);
     type BatchRow = InsertedBatch['rows'][number] & Omit<InsertRow, 'token_estimate'> & { token_total: string };
@@ -385,7 +385,7 @@ export class MessagesRepository {
     };
   }
 
-  /** The correlation id of each of these messages that has one (seq → id); none for a channel the viewer may not read. */
+  /** The correlation id of each of these messages that has one (seq → id), and the channel's lastSeq; none and null for a channel the viewer may not read. */
   async correlationIdsAt(channelName: string, viewer: Viewer, seqs: readonly number[]): Promise<RepliedThreads> {
     const rows = await this.db.query<{ last_seq: string; seq: number | null; correlation_id: string | null }>(CORRELATION_IDS_AT_SQL, [channelName, viewer.name, viewer.admin, seqs]);
     const correlationIds = new Map<number, string>();

@@ -21,7 +21,11 @@ import { MessagePage, MessagesRepository, NewMessage, RepliedThreads } from './m
 import { tokenEstimateBeforeSeq } from '../projection/message-token-estimate';
 
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 200;
-/** Tries of a batch whose replies into itself were resolved against a lastSeq another post moved (then a 400 as any refused batch). */
+/** What is wrong with an idempotency key (header or MCP argument), or null. */
+export function idempotencyKeyProblem(key: string): string | null {
+  return key.length === 0 || key.length > MAX_IDEMPOTENCY_KEY_LENGTH ? `must be 1-${MAX_IDEMPOTENCY_KEY_LENGTH} characters` : null;
+}
+/** Tries of a batch whose replies into itself were resolved against a lastSeq another post moved (then a 409). */
 const IN_BATCH_REPLY_ATTEMPTS = 3;
 
 export interface BatchOutcome {
@@ -93,10 +97,11 @@ export class MessagesService {
     const joinsThreads = dto.messages.some(joinsRepliedThread);
     const nextKey = idempotencyKey ? batchKey(idempotencyKey, dto.messages.length) : null;
     let inserted;
-    let resolvedAt: number | null = null;
+    let resolvedAtLastSeq: number | null = null;
     for (let attempt = 1; ; attempt++) {
       const replied = joinsThreads ? await this.threadsRepliedTo(channelName, by, dto.messages) : null;
-      const { batch, resolvedAtLastSeq } = this.toNewBatch(dto.messages, by, replied, keys);
+      let batch: NewMessage[];
+      ({ batch, resolvedAtLastSeq } = this.toNewBatch(dto.messages, by, replied, keys));
       if (nextKey && attempt === 1) {
         const replay = await this.replayBatch(channelName, by, batch, nextKey);
         if (replay) return replay;
@@ -111,13 +116,9 @@ export class MessagesService {
         throw e;
       }
       // Another post came between the lookup and the insert: the replies into the batch name other seqs now.
-      resolvedAt = resolvedAtLastSeq;
       if (inserted || resolvedAtLastSeq === null || attempt === IN_BATCH_REPLY_ATTEMPTS) break;
     }
-    if (!inserted && resolvedAt !== null && (await this.channels.get(channelName, by)).lastSeq !== resolvedAt) {
-      throw new ConflictException(`channel '${channelName}' kept moving while the batch's replies into itself were resolved (${IN_BATCH_REPLY_ATTEMPTS} tries); retry`);
-    }
-    if (!inserted) return this.explainRefusal(channelName, dto.messages, by);
+    if (!inserted) return this.explainRefusal(channelName, dto.messages, by, resolvedAtLastSeq);
     const posted = inserted.rows.map((r) => toMessage(r, channelName));
     const lastSeq = posted[posted.length - 1].seq;
     posted.forEach((message, i) => {
@@ -209,11 +210,16 @@ export class MessagesService {
   }
 
   /**
-   * Nothing was written: either the channel is not visible to the caller, or an inReplyTo is
-   * ahead (of the channel, or of its own place in the batch: message i may answer seq < lastSeq + i + 1).
+   * Nothing was written: either the channel is not visible to the caller, or the channel moved on
+   * from the lastSeq a batch's replies into itself were resolved against (`resolvedAtLastSeq`,
+   * after every try), or an inReplyTo is ahead (of the channel, or of its own place in the batch:
+   * message i may answer seq < lastSeq + i + 1).
    */
-  private async explainRefusal(channelName: string, dtos: readonly PostMessageDto[], by: Principal): Promise<never> {
+  private async explainRefusal(channelName: string, dtos: readonly PostMessageDto[], by: Principal, resolvedAtLastSeq: number | null = null): Promise<never> {
     const channel = await this.channels.get(channelName, by); // 404 when missing or private
+    if (resolvedAtLastSeq !== null && channel.lastSeq !== resolvedAtLastSeq) {
+      throw new ConflictException(`channel '${channelName}' kept moving while the batch's replies into itself were resolved (${IN_BATCH_REPLY_ATTEMPTS} tries); retry`);
+    }
     const index = Math.max(0, dtos.findIndex((d, i) => d.inReplyTo !== undefined && d.inReplyTo > channel.lastSeq + i));
     const field = dtos.length === 1 ? 'inReplyTo' : `messages.${index}.inReplyTo`;
     throw new BadRequestException({
@@ -223,9 +229,8 @@ export class MessagesService {
   }
 
   private checkIdempotencyKey(key: string | undefined): void {
-    if (key !== undefined && (key.length === 0 || key.length > MAX_IDEMPOTENCY_KEY_LENGTH)) {
-      throw new BadRequestException(`Idempotency-Key must be 1-${MAX_IDEMPOTENCY_KEY_LENGTH} characters`);
-    }
+    const problem = key === undefined ? null : idempotencyKeyProblem(key);
+    if (problem) throw new BadRequestException(`Idempotency-Key ${problem}`);
   }
 
   /**

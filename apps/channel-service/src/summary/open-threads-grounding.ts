@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Message, SummaryResult } from '@qhorus/api';
-import { ChannelSummariser, dropsOpenThreads, groundOpenThreads, OPEN_THREADS_CAP, STATE_KEYS, ThreadType } from '@qhorus/blocks-channel-summary';
+import { ChannelSummariser, dropsOpenThreads, groundOpenThreads, OPEN_THREADS_CAP, STATE_KEYS } from '@qhorus/blocks-channel-summary';
 import { ThreadsRepository } from '../threads/threads.repository';
 
 /**
@@ -19,16 +19,6 @@ export class OpenThreadsGrounding {
     if (previous === null || !dropsOpenThreads(previous.annotations) || !hook.tracks(STATE_KEYS.openThreads)) return previous;
     const named = [...new Set(batch.flatMap((m) => (m.correlationId === null ? [] : [m.correlationId])))];
     const { threads, total } = await this.threads.openAsOf(channelId, throughSeq, OPEN_THREADS_CAP, named);
-    const seeds = threads.map((t) => ({
-      correlationId: t.correlationId,
-      type: t.type as ThreadType,
-      sender: t.opener,
-      seq: t.openedSeq,
-      target: t.owner,
-      topic: t.topic,
-      at: t.openedAt,
-      text: t.content,
-    }));
-    return { text: previous.text, annotations: groundOpenThreads(previous.annotations, seeds, total) };
+    return { text: previous.text, annotations: groundOpenThreads(previous.annotations, threads, total) };
   }
 }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { CLOSED_THREAD_STATUSES, MessageType, ThreadStatus } from '@qhorus/api';
+import { CLOSED_THREAD_STATUSES, ThreadStatus } from '@qhorus/api';
+import { OpenThreadSeed, ThreadType } from '@qhorus/blocks-channel-summary';
 import { Database } from '../database/database';
 import { Thread, THREAD_COLUMNS, ThreadRow, toThread } from './thread.entity';
 import { qualifiedColumns } from '../database/column-list';
@@ -72,18 +73,6 @@ const OPEN_AS_OF_SQL = `
     (SELECT * FROM open_then WHERE correlation_id = ANY($4::text[]))
   ) o JOIN messages m ON m.channel_id = $1 AND m.seq = o.opened_seq`;
 
-/** A thread open as of some seq, with its opening message's topic and content. */
-export interface OpenThreadAsOf {
-  correlationId: string;
-  type: MessageType;
-  opener: string;
-  openedSeq: number;
-  owner: string | null;
-  openedAt: Date;
-  topic: string;
-  content: string;
-}
-
 /** Reads of the durable thread index; the post statement writes it (messages.repository.ts). */
 @Injectable()
 export class ThreadsRepository {
@@ -98,21 +87,22 @@ export class ThreadsRepository {
   }
 
   /**
-   * The threads open as of `throughSeq`: the newest `newest` and every one named in
-   * `correlationIds`, and how many are open in all (for a summary state past its cap).
+   * The threads open as of `throughSeq`, as the summary state's open-thread entries (the opening
+   * message's topic and content): the newest `newest` and every one named in `correlationIds`,
+   * and how many are open in all (for a summary state past its cap).
    */
-  async openAsOf(channelId: string, throughSeq: number, newest: number, correlationIds: readonly string[]): Promise<{ threads: OpenThreadAsOf[]; total: number }> {
+  async openAsOf(channelId: string, throughSeq: number, newest: number, correlationIds: readonly string[]): Promise<{ threads: OpenThreadSeed[]; total: number }> {
     const rows: { correlation_id: string; type: string; opener: string; opened_seq: string; owner: string | null; opened_at: Date; topic: string; content: string; total: string }[] =
       await this.db.query(OPEN_AS_OF_SQL, [channelId, throughSeq, newest, correlationIds]);
     const threads = rows.map((r) => ({
       correlationId: r.correlation_id,
-      type: r.type as MessageType,
-      opener: r.opener,
-      openedSeq: Number(r.opened_seq),
-      owner: r.owner,
-      openedAt: r.opened_at,
+      type: r.type as ThreadType,
+      sender: r.opener,
+      seq: Number(r.opened_seq),
+      target: r.owner,
       topic: r.topic,
-      content: r.content,
+      at: r.opened_at,
+      text: r.content,
     }));
     return { threads, total: rows.length > 0 ? Number(rows[0].total) : 0 };
   }

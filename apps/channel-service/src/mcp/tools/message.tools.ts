@@ -6,7 +6,7 @@ import { MESSAGE_TYPES } from '@qhorus/api';
 import { ListMessagesQuery } from '../../messages/dto/list-messages.query';
 import { PostMessageDto } from '../../messages/dto/post-message.dto';
 import { messageView } from '../../messages/message.entity';
-import { MAX_IDEMPOTENCY_KEY_LENGTH, MessagesService } from '../../messages/messages.service';
+import { idempotencyKeyProblem, MessagesService } from '../../messages/messages.service';
 import { McpTool, McpToolGroup } from '../mcp-tool';
 import { CHANNEL_ARG, channelArg, optional, ToolArgs, toDto, toolInput } from '../tool-args';
 
@@ -173,17 +173,18 @@ function booleanArg(args: ToolArgs, field: string): boolean {
 
 /**
  * REST takes it as the Idempotency-Key header; here it is an argument, checked by the same rule
- * (1-200 characters) but refused in the argument's name, as every other argument is.
+ * (idempotencyKeyProblem) but refused in the argument's name, as every other argument is.
  */
 function idempotencyKey(args: ToolArgs): string | undefined {
   const key = args.idempotency_key;
   if (key === undefined || key === null) return undefined;
-  if (typeof key !== 'string') throw idempotencyKeyProblem('must be a string');
-  if (key.length === 0 || key.length > MAX_IDEMPOTENCY_KEY_LENGTH) throw idempotencyKeyProblem(`must be 1-${MAX_IDEMPOTENCY_KEY_LENGTH} characters`);
+  if (typeof key !== 'string') throw idempotencyKeyError('must be a string');
+  const problem = idempotencyKeyProblem(key);
+  if (problem) throw idempotencyKeyError(problem);
   return key;
 }
 
-function idempotencyKeyProblem(problem: string): BadRequestException {
+function idempotencyKeyError(problem: string): BadRequestException {
   const text = `idempotency_key ${problem}`;
   return new BadRequestException({ message: `Invalid request: ${text}`, details: [{ field: 'idempotency_key', problems: [text] }] });
 }
