@@ -72,6 +72,9 @@ export const CONFIG_DEFAULTS = {
   QHORUS_MODEL_CALLS_PER_HOUR: 30,
   QHORUS_MODEL_TOKENS_PER_DAY: 500_000,
   QHORUS_SHUTDOWN_TIMEOUT_MS: 10_000,
+  // Data lifecycle (redaction, deletion; DESIGN §10)
+  QHORUS_ERASE_BATCH_SIZE: 500,
+  QHORUS_REDACTION_REASON_MAX_CHARS: 1_000,
   LOG_LEVEL: 'info' as (typeof LOG_LEVELS)[number],
 } as const;
 
@@ -189,6 +192,11 @@ export class AppConfig {
   /** Per-channel budget: input + output tokens per UTC day. */
   @Transform(toInt) @IsInt() @Min(1) QHORUS_MODEL_TOKENS_PER_DAY: number = CONFIG_DEFAULTS.QHORUS_MODEL_TOKENS_PER_DAY;
   @TimerMs(0) QHORUS_SHUTDOWN_TIMEOUT_MS: number = CONFIG_DEFAULTS.QHORUS_SHUTDOWN_TIMEOUT_MS;
+  // Data lifecycle (redaction, deletion; DESIGN §10)
+  /** `DELETE /agents/{name}?erase=true`: messages redacted per transaction (each batch all or nothing, audited). */
+  @Transform(toInt) @IsInt() @Min(1) QHORUS_ERASE_BATCH_SIZE: number = CONFIG_DEFAULTS.QHORUS_ERASE_BATCH_SIZE;
+  /** Longest reason a redaction takes (it is kept in the audit log and on the tombstone). */
+  @Transform(toInt) @IsInt() @Min(1) QHORUS_REDACTION_REASON_MAX_CHARS: number = CONFIG_DEFAULTS.QHORUS_REDACTION_REASON_MAX_CHARS;
   @IsIn(LOG_LEVELS) LOG_LEVEL: (typeof LOG_LEVELS)[number] = CONFIG_DEFAULTS.LOG_LEVEL;
 
   get embeddedDatabase(): boolean {

@@ -26,6 +26,10 @@ export const OPERATION_ERRORS: Record<string, number[]> = {
   ChannelsController_update: [403],
   MessagesController_post: [403, 409, 429],
   SummaryController_override: [409],
+  // Data lifecycle (DESIGN §10): the sender, the creator or the admin only
+  LifecycleController_redact: [403],
+  LifecycleController_rebuild: [403],
+  LifecycleController_remove: [403],
 };
 
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
