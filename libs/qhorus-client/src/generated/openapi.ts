@@ -28,7 +28,7 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Revoke an agent (admin) */
+        /** Revoke an agent, and with erase=true redact every message it sent (admin) */
         delete: operations["AgentsController_revoke"];
         options?: never;
         head?: never;
@@ -46,6 +46,23 @@ export interface paths {
         put?: never;
         /** Rotate an agent's token (admin) */
         post: operations["AgentsController_rotate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read the audit log (admin) */
+        get: operations["AuditController_list"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -78,7 +95,8 @@ export interface paths {
         get: operations["ChannelsController_get"];
         put?: never;
         post?: never;
-        delete?: never;
+        /** Delete a channel (the channel creator or the admin) */
+        delete: operations["LifecycleController_remove"];
         options?: never;
         head?: never;
         patch: operations["ChannelsController_update"];
@@ -144,6 +162,23 @@ export interface paths {
         put?: never;
         /** Posts a message as the authenticated agent. A retry with the same Idempotency-Key returns the original. */
         post: operations["MessagesController_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/channels/{name}/messages/{seq}/redact": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Redact a message (the sender, the channel creator or the admin) */
+        post: operations["LifecycleController_redact"];
         delete?: never;
         options?: never;
         head?: never;
@@ -220,6 +255,23 @@ export interface paths {
         get: operations["SummaryController_history"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/channels/{name}/summary/rebuild": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Rebuild the summary from the kept messages (the channel creator or the admin) */
+        post: operations["LifecycleController_rebuild"];
         delete?: never;
         options?: never;
         head?: never;
@@ -429,6 +481,22 @@ export interface components {
              */
             statusCode: number;
         };
+        AuditEntryResponse: {
+            /** @description message.redact, channel.delete, summary.rebuild, channel.archive, channel.unarchive, channel.retention */
+            action: string;
+            /** @description The agent (or 'admin') who asked for it */
+            actor: string;
+            /** Format: date-time */
+            at: string;
+            /** @description The channel by name (it may since have been deleted) */
+            channel: string;
+            /** @description Increasing; pass the last one as `after` for the next page */
+            id: number;
+            /** @description The reason given */
+            reason?: string;
+            /** @description The message, for a redaction */
+            seq?: number;
+        };
         ChannelWithWarningsResponse: {
             /** Format: date-time */
             createdAt: string;
@@ -563,7 +631,8 @@ export interface components {
         };
         MessageResponse: {
             channel: string;
-            content: string;
+            /** @description null on a redacted message */
+            content: string | null;
             correlationId: string | null;
             /** Format: date-time */
             createdAt: string;
@@ -572,11 +641,14 @@ export interface components {
             metadata: {
                 [key: string]: unknown;
             } | null;
+            /** @description Present on a redacted message (a tombstone) only */
+            redacted?: components["schemas"]["RedactionResponse"];
             sender: string;
             /** @description Position in the channel: gapless, unique per channel. */
             seq: number;
             target: string | null;
-            topic: string;
+            /** @description null on a redacted message */
+            topic: string | null;
             type: components["schemas"]["MessageType"];
         };
         /** @enum {string} */
@@ -658,6 +730,17 @@ export interface components {
             /** @description Refresh the summary this long after the last one when messages are pending (null: off) */
             updateAfterSeconds: number | null;
         };
+        RedactionResponse: {
+            /** Format: date-time */
+            at: string;
+            /** @description The agent (or 'admin') who redacted it */
+            by: string;
+            reason: string;
+        };
+        RedactMessageDto: {
+            /** @description Why (at most QHORUS_REDACTION_REASON_MAX_CHARS characters). Never repeat the removed content here. */
+            reason: string;
+        };
         RegisterAgentDto: {
             /** @description The agent's unique name, used as the sender of its messages. */
             name: string;
@@ -670,6 +753,8 @@ export interface components {
             token: string;
         };
         RevokedAgentDto: {
+            /** @description With `?erase=true`: how many of its messages were redacted now */
+            erased?: number;
             name: string;
             /**
              * Format: date-time
@@ -694,6 +779,15 @@ export interface components {
             createdAt: string;
             text: string;
             updatedBy: string;
+            version: number;
+        };
+        SummaryRebuildResponse: {
+            channel: string;
+            /** @description What the rebuild dropped: the summary's memory of messages already removed by retention goes with it */
+            note: string;
+            /** @description Whether a job was enqueued now (if not, the sweep starts one) */
+            queued: boolean;
+            /** @description The slot version now (empty, watermark 0) until the job commits */
             version: number;
         };
         SummaryRefreshResponse: {
@@ -947,7 +1041,10 @@ export interface operations {
     };
     AgentsController_revoke: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Also redact every message the agent sent (audited; each batch all or nothing). */
+                erase?: boolean;
+            };
             header?: never;
             path: {
                 name: string;
@@ -962,6 +1059,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RevokedAgentDto"];
+                };
+            };
+            /** @description Bad input: the message names the problem and `details` lists every bad field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
             /** @description Missing, unknown or revoked bearer token */
@@ -1041,6 +1147,66 @@ export interface operations {
             };
             /** @description No such channel (or agent), or a private channel the caller is not a member of */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Postgres is unreachable: retry shortly (retry a post with the same Idempotency-Key: it is never stored twice) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    AuditController_list: {
+        parameters: {
+            query?: {
+                /** @description Only entries with id greater than this: pass the last id of the previous page (default 0). */
+                after?: number;
+                /** @description Page size (default QHORUS_PAGE_LIMIT_DEFAULT, at most QHORUS_PAGE_LIMIT_MAX). */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditEntryResponse"][];
+                };
+            };
+            /** @description Bad input: the message names the problem and `details` lists every bad field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Missing, unknown or revoked bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not allowed: the admin token is needed, a body `sender` is not the caller, a quota is reached (QHORUS_MAX_CHANNELS_PER_AGENT) or the summariser policy forbids the choice (QHORUS_MODEL_SUMMARISER_POLICY) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1246,6 +1412,62 @@ export interface operations {
             };
             /** @description Missing, unknown or revoked bearer token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such channel (or agent), or a private channel the caller is not a member of */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Postgres is unreachable: retry shortly (retry a post with the same Idempotency-Key: it is never stored twice) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    LifecycleController_remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, unknown or revoked bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not allowed: the admin token is needed, a body `sender` is not the caller, a quota is reached (QHORUS_MAX_CHANNELS_PER_AGENT) or the summariser policy forbids the choice (QHORUS_MODEL_SUMMARISER_POLICY) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1751,6 +1973,86 @@ export interface operations {
             };
         };
     };
+    LifecycleController_redact: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+                seq: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RedactMessageDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageResponse"];
+                };
+            };
+            /** @description Bad input: the message names the problem and `details` lists every bad field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Missing, unknown or revoked bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not allowed: the admin token is needed, a body `sender` is not the caller, a quota is reached (QHORUS_MAX_CHANNELS_PER_AGENT) or the summariser policy forbids the choice (QHORUS_MODEL_SUMMARISER_POLICY) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such channel (or agent), or a private channel the caller is not a member of */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The body is over the request limit, the content over QHORUS_MAX_CONTENT_BYTES, or the metadata over QHORUS_MAX_METADATA_BYTES */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Postgres is unreachable: retry shortly (retry a post with the same Idempotency-Key: it is never stored twice) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
     MessagesController_postBatch: {
         parameters: {
             query?: never;
@@ -2138,6 +2440,63 @@ export interface operations {
             };
             /** @description Missing, unknown or revoked bearer token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such channel (or agent), or a private channel the caller is not a member of */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Postgres is unreachable: retry shortly (retry a post with the same Idempotency-Key: it is never stored twice) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    LifecycleController_rebuild: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SummaryRebuildResponse"];
+                };
+            };
+            /** @description Missing, unknown or revoked bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not allowed: the admin token is needed, a body `sender` is not the caller, a quota is reached (QHORUS_MAX_CHANNELS_PER_AGENT) or the summariser policy forbids the choice (QHORUS_MODEL_SUMMARISER_POLICY) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
