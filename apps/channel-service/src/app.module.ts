@@ -18,6 +18,7 @@ import { MessagesModule } from './messages/messages.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { ProjectionModule } from './projection/projection.module';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
+import { RetentionModule } from './retention/retention.module';
 import { SummaryModule } from './summary/summary.module';
 import { ThreadsModule } from './threads/threads.module';
 
@@ -66,6 +67,7 @@ export class AppModule {
         MessagesModule,
         SummaryModule,
         ThreadsModule,
+        RetentionModule,
         ProjectionModule,
         McpModule,
         EventsModule,

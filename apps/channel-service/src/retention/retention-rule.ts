@@ -81,3 +81,14 @@ export function nextAgeDueAt(state: RetentionChannelState, policy: RetentionPoli
   const first = ahead.reduce(nearest);
   return new Date(first.coveredAt!.getTime() + policy.maxAgeDays * MS_PER_DAY);
 }
+
+/**
+ * The lastSeq at which the count bound alone next lets a step go: the nearest kept version past
+ * the kept start plus `maxMessages`; null without a count bound or such a version.
+ */
+export function nextCountDueSeq(state: RetentionChannelState, policy: RetentionPolicy): number | null {
+  if (policy.maxMessages === null) return null;
+  const ahead = state.versions.filter((v) => v.coversThroughSeq > state.firstSeq - 1);
+  if (ahead.length === 0) return null;
+  return ahead.reduce(nearest).coversThroughSeq + policy.maxMessages;
+}
