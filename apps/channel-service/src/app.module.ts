@@ -13,6 +13,7 @@ import { EventStreamsModule } from './events/event-streams.module';
 import { EventsModule } from './events/events.module';
 import { HealthModule } from './health/health.module';
 import { loggerOptions } from './logging/logger.options';
+import { LifecycleModule } from './lifecycle/lifecycle.module';
 import { McpModule } from './mcp/mcp.module';
 import { MessagesModule } from './messages/messages.module';
 import { MetricsModule } from './metrics/metrics.module';
@@ -68,6 +69,7 @@ export class AppModule {
         SummaryModule,
         ThreadsModule,
         RetentionModule,
+        LifecycleModule,
         ProjectionModule,
         McpModule,
         EventsModule,

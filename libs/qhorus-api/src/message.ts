@@ -31,7 +31,15 @@ export const CLOSING_TYPES: ReadonlySet<MessageType> = new Set([
 
 export const DEFAULT_TOPIC = 'general';
 
-/** A message as stored in a channel. `seq` is gapless and unique per channel. */
+/** How a summary or a rendering shows the content of a redacted message (DESIGN §10). */
+export const REDACTED_TEXT = '[redacted]';
+
+/**
+ * A message as stored in a channel. `seq` is gapless and unique per channel.
+ * A redacted message (a tombstone, DESIGN §10) keeps its seq, type, sender, time, correlation id
+ * and target; summarisers receive it with `content: ''`, the default topic, no metadata and
+ * `redacted: true` — never null.
+ */
 export interface Message {
   readonly id: string;
   readonly channel: string;
@@ -45,4 +53,11 @@ export interface Message {
   readonly target: string | null;
   readonly metadata: Readonly<Record<string, unknown>> | null;
   readonly createdAt: Date;
+  /** Set (true) on a tombstone only: its content, topic and metadata were removed. */
+  readonly redacted?: boolean;
+}
+
+/** The text a summary or a rendering shows for `m`: its content, or `[redacted]` on a tombstone. */
+export function shownContent(m: Pick<Message, 'content' | 'redacted'>): string {
+  return m.redacted ? REDACTED_TEXT : m.content;
 }

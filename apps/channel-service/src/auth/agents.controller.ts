@@ -1,16 +1,22 @@
-import { Body, Controller, Delete, Get, HttpCode, HttpStatus, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, HttpStatus, Optional, Param, Post, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { AdminOnly } from './auth.decorators';
+import { AgentEraser } from './agent-eraser';
+import { AdminOnly, CurrentPrincipal } from './auth.decorators';
 import { AuthService } from './auth.service';
 import { AgentDto, RegisteredAgentDto, RevokedAgentDto, RotatedTokenDto } from './dto/agent-views.dto';
 import { RegisterAgentDto } from './dto/register-agent.dto';
+import { RevokeAgentQuery } from './dto/revoke-agent.query';
+import { Principal } from './principal';
 import { NoQuery, NoQueryPipe } from '../common/no-query.pipe';
 
 @ApiTags('agents')
 @ApiBearerAuth()
 @Controller('agents')
 export class AgentsController {
-  constructor(private readonly auth: AuthService) {}
+  constructor(
+    private readonly auth: AuthService,
+    @Optional() private readonly eraser?: AgentEraser,
+  ) {}
 
   /** Registers an agent and returns its token, shown this once. */
   @Post()
@@ -30,14 +36,19 @@ export class AgentsController {
     return agents.map((a) => ({ name: a.name, createdAt: a.createdAt, lastSeenAt: a.lastSeenAt }));
   }
 
-  /** Revokes an agent: its token is refused from the next request on, on every instance. The name is never registered again. */
+  /**
+   * Revokes an agent: its token is refused from the next request on, on every instance. The name
+   * is never registered again. With `?erase=true`, every message it sent is then redacted too.
+   */
   @Delete(':name')
   @AdminOnly()
-  @ApiOperation({ summary: 'Revoke an agent (admin)' })
+  @ApiOperation({ summary: 'Revoke an agent, and with erase=true redact every message it sent (admin)' })
   @ApiOkResponse({ type: RevokedAgentDto })
-  async revoke(@Param('name') name: string): Promise<RevokedAgentDto> {
+  async revoke(@Param('name') name: string, @Query() query: RevokeAgentQuery, @CurrentPrincipal() by: Principal): Promise<RevokedAgentDto> {
     const agent = await this.auth.revoke(name);
-    return { name: agent.name, revokedAt: agent.revokedAt! };
+    const revoked = { name: agent.name, revokedAt: agent.revokedAt! };
+    if (!query.erase || !this.eraser) return revoked;
+    return { ...revoked, erased: await this.eraser.erase(agent.name, by) };
   }
 
   /** Gives an agent a new token (shown this once); the old one is refused from the next request on, on every instance. */

@@ -80,6 +80,9 @@ export const CONFIG_DEFAULTS = {
   QHORUS_RETENTION_BATCH: 100,
   QHORUS_RETENTION_BATCH_MESSAGES: 1_000,
   QHORUS_EXPORT_PAGE_SIZE: 500,
+  // Data lifecycle (redaction, deletion; DESIGN §10)
+  QHORUS_ERASE_BATCH_SIZE: 500,
+  QHORUS_REDACTION_REASON_MAX_CHARS: 1_000,
   LOG_LEVEL: 'info' as (typeof LOG_LEVELS)[number],
 } as const;
 
@@ -208,6 +211,11 @@ export class AppConfig {
   @Transform(toInt) @IsInt() @Min(1) QHORUS_RETENTION_BATCH_MESSAGES: number = CONFIG_DEFAULTS.QHORUS_RETENTION_BATCH_MESSAGES;
   /** Messages an export reads per page (its memory is one page, whatever the channel's length). */
   @Transform(toInt) @IsInt() @Min(1) QHORUS_EXPORT_PAGE_SIZE: number = CONFIG_DEFAULTS.QHORUS_EXPORT_PAGE_SIZE;
+  // Data lifecycle (redaction, deletion; DESIGN §10)
+  /** `DELETE /agents/{name}?erase=true`: messages redacted per transaction (each batch all or nothing, audited). */
+  @Transform(toInt) @IsInt() @Min(1) QHORUS_ERASE_BATCH_SIZE: number = CONFIG_DEFAULTS.QHORUS_ERASE_BATCH_SIZE;
+  /** Longest reason a redaction takes (it is kept in the audit log and on the tombstone). */
+  @Transform(toInt) @IsInt() @Min(1) QHORUS_REDACTION_REASON_MAX_CHARS: number = CONFIG_DEFAULTS.QHORUS_REDACTION_REASON_MAX_CHARS;
   @IsIn(LOG_LEVELS) LOG_LEVEL: (typeof LOG_LEVELS)[number] = CONFIG_DEFAULTS.LOG_LEVEL;
 
   get embeddedDatabase(): boolean {

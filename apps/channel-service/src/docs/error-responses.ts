@@ -31,6 +31,10 @@ export const OPERATION_ERRORS: Record<string, number[]> = {
   ChannelArchiveController_unarchiveChannel: [403],
   MessagesController_postBatch: [409],
   SummaryController_refresh: [409],
+  // Data lifecycle (DESIGN §10): the sender, the creator or the admin only
+  LifecycleController_redact: [403],
+  LifecycleController_rebuild: [403],
+  LifecycleController_remove: [403],
 };
 
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;

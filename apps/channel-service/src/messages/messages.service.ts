@@ -192,7 +192,9 @@ export class MessagesService {
   private async replay(channelName: string, by: Principal, key: string, requestHash: string): Promise<PostOutcome | null> {
     const existing = await this.messages.findByIdempotencyKey(channelName, accessParams(by), key);
     if (!existing) return null;
-    if (existing.request_hash !== requestHash) {
+    // A redacted message's request hash is purged with its content (a hash of a secret confirms a
+    // guess of it): a retry can no longer be compared, so it gets the tombstone back.
+    if (existing.redacted_at === null && existing.request_hash !== requestHash) {
       throw new ConflictException(`Idempotency-Key '${key}' was already used with a different request body`);
     }
     return { message: toMessage(existing, channelName), replayed: true };
@@ -207,7 +209,7 @@ export class MessagesService {
     const existing = await this.messages.findByIdempotencyKeys(channelName, accessParams(by), [...batch.map((m) => m.idempotencyKey!), nextKey]);
     if (existing.length === 0) return null;
     const sameBatch =
-      existing.length === batch.length && existing.every((row, i) => row.idempotency_key === batch[i].idempotencyKey && row.request_hash === batch[i].requestHash);
+      existing.length === batch.length && existing.every((row, i) => row.idempotency_key === batch[i].idempotencyKey && (row.request_hash === batch[i].requestHash || row.redacted_at !== null));
     if (!sameBatch) throw new ConflictException(`Idempotency-Key '${batch[0].idempotencyKey}' was already used with a different batch`);
     return { messages: existing.map((row) => toMessage(row, channelName)), replayed: true };
   }

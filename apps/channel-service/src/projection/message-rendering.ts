@@ -1,4 +1,4 @@
-import { Message } from '@qhorus/api';
+import { Message, shownContent } from '@qhorus/api';
 
 export type ProjectedRole = 'user' | 'assistant';
 
@@ -10,7 +10,7 @@ export interface RenderedMessage {
 }
 
 /** What a sender tag and a tagged text are made of. */
-export type TaggableMessage = Pick<Message, 'sender' | 'type' | 'seq' | 'target' | 'correlationId' | 'inReplyTo' | 'content'>;
+export type TaggableMessage = Pick<Message, 'sender' | 'type' | 'seq' | 'target' | 'correlationId' | 'inReplyTo' | 'content' | 'redacted'>;
 
 /**
  * Who said what, e.g. `[alice · QUERY #12 → bob · corr c-1 · re #9]`: enough for the reader to
@@ -25,7 +25,7 @@ export function senderTag(m: TaggableMessage, you = false): string {
 
 /** The message with its sender tag: how others' messages (and every message in `text`) appear. */
 export function taggedText(m: TaggableMessage, you = false): string {
-  const content = m.content.trimEnd();
+  const content = shownContent(m).trimEnd();
   return content.trim() ? `${senderTag(m, you)} ${content}` : senderTag(m, you);
 }
 
@@ -34,13 +34,13 @@ export function taggedText(m: TaggableMessage, you = false): string {
  * should not learn to write tags); everyone else's are `user` turns tagged with the sender. In
  * the text format every message is tagged, the viewer's marked "(you)". Trailing whitespace is
  * dropped (providers reject it at the end of an assistant turn), and an own message without
- * content (DONE, HANDOFF) shows as `[DONE]`, never blank.
+ * content (DONE, HANDOFF) shows as `[DONE]`, never blank; a redacted one as `[redacted]`.
  */
 export function renderForViewer(m: Message, viewer: string, textFormat: boolean): RenderedMessage {
   const own = m.sender === viewer;
   if (textFormat) return { seq: m.seq, role: own ? 'assistant' : 'user', text: taggedText(m, own) };
   if (!own) return { seq: m.seq, role: 'user', text: taggedText(m) };
-  const content = m.content.trimEnd();
+  const content = shownContent(m).trimEnd();
   const text = content.trim() ? content : `[${m.type}${m.target ? ` → ${m.target}` : ''}]`;
   return { seq: m.seq, role: 'assistant', text };
 }

@@ -52,9 +52,14 @@ export function toSlot(r: SummarySlotRow): SummarySlot {
   };
 }
 
-/** The previous result handed to a summariser: null before the first summary. */
+/**
+ * The previous result handed to a summariser: null before the first summary, and after a rebuild
+ * or a redaction rewound the slot to empty (watermark 0, no text, no annotations).
+ */
 export function previousResult(slot: SummarySlot): SummaryResult | null {
-  return slot.version === 0 ? null : { text: slot.text, annotations: slot.annotations };
+  if (slot.version === 0) return null;
+  if (slot.coversThroughSeq === 0 && slot.text === '' && Object.keys(slot.annotations).length === 0) return null;
+  return { text: slot.text, annotations: slot.annotations };
 }
 
 export interface SummaryHistoryEntry {

@@ -64,9 +64,12 @@ export class ClosedThreadSummariser {
     if (!thread) return false; // not closed, already summarised, or gone
     const channel = await this.channels.findById(channelId);
     if (!channel) return false;
+    // Read before the messages: a redaction meanwhile moves it, and the summary is not stored.
+    const epoch = await this.summaries.contentEpoch(channelId);
+    if (epoch === null) return false;
     try {
       const { result, first, last, count, closedBy } = await this.summarise(channel, correlationId, thread.closedSeq!);
-      await this.summaries.upsert({
+      const stored = await this.summaries.upsert({
         channelId,
         correlationId,
         text: result.text,
@@ -75,7 +78,8 @@ export class ClosedThreadSummariser {
         lastSeq: last,
         messageCount: count,
         closedBy,
-      });
+      }, epoch);
+      if (stored === null) return true; // written from content redacted meanwhile: dropped, summarise again
       return await this.threads.markSummarised(channelId, correlationId, thread.closedSeq!);
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);

@@ -1,4 +1,4 @@
-import { applyThreadRule, Message, MessageType, REQUEST_TYPES, ThreadState } from '@qhorus/api';
+import { applyThreadRule, Message, MessageType, REQUEST_TYPES, shownContent, ThreadState } from '@qhorus/api';
 import { isDecision } from './decision-rule';
 import { ClosureOutcome, OpenRecord, reassigned, ThreadType } from './state-records';
 import { ChannelState } from './channel-state';
@@ -39,11 +39,12 @@ export class StateAccumulator {
     }
     s.messageCount++;
     s.participantCounts.set(m.sender, (s.participantCounts.get(m.sender) ?? 0) + 1);
-    s.topicCounts.set(m.topic, (s.topicCounts.get(m.topic) ?? 0) + 1);
-    if (m.type === MessageType.STATUS) s.statuses.set(m.sender, { seq: m.seq, topic: m.topic, at: m.createdAt, text: m.content });
+    // A tombstone's topic is gone: it counts for no topic.
+    if (!m.redacted) s.topicCounts.set(m.topic, (s.topicCounts.get(m.topic) ?? 0) + 1);
+    if (m.type === MessageType.STATUS) s.statuses.set(m.sender, { seq: m.seq, topic: m.topic, at: m.createdAt, text: shownContent(m) });
     const answersCommand = this.applyThread(m);
     if (isDecision(m, answersCommand)) {
-      s.decisions.push({ seq: m.seq, sender: m.sender, topic: m.topic, at: m.createdAt, text: m.content });
+      s.decisions.push({ seq: m.seq, sender: m.sender, topic: m.topic, at: m.createdAt, text: shownContent(m) });
     }
   }
 
@@ -95,7 +96,7 @@ export class StateAccumulator {
       target: thread.owner,
       topic: m.topic,
       at: m.createdAt,
-      text: m.content,
+      text: shownContent(m),
       threadJson: undefined,
       detailJson: undefined,
     });
@@ -113,7 +114,7 @@ export class StateAccumulator {
       topic: m.topic,
       seq: m.seq,
       at: m.createdAt,
-      text: m.content,
+      text: shownContent(m),
     });
   }
 }

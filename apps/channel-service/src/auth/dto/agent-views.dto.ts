@@ -1,3 +1,5 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+
 /**
  * Response bodies of the agent routes, as classes so the OpenAPI document (and the client
  * generated from it) names them; the swagger CLI plugin describes their fields from these types
@@ -26,6 +28,8 @@ export class RevokedAgentDto {
   name: string;
   /** When it was first revoked (a repeated revoke answers the same time). */
   revokedAt: Date;
+  @ApiPropertyOptional({ type: 'integer', description: 'With `?erase=true`: how many of its messages were redacted now' })
+  erased?: number;
 }
 
 /** `POST /agents/{name}/token`: the agent's new token, shown this once; the old one is refused on every instance. */

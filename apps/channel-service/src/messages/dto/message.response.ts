@@ -2,6 +2,14 @@ import { MessageType } from '@qhorus/api';
 import { ApiProperty, ApiPropertyOptions } from '@nestjs/swagger';
 import { JSON_MAP } from '../../docs/schema-properties';
 
+/** Who removed a message's content (DESIGN §10), when and why. */
+export class RedactionResponse {
+  at: Date;
+  @ApiProperty({ description: "The agent (or 'admin') who redacted it" })
+  by: string;
+  reason: string;
+}
+
 /** The public JSON of a message. */
 export class MessageResponse {
   id: string;
@@ -11,8 +19,10 @@ export class MessageResponse {
   @ApiProperty({ enum: MessageType, enumName: 'MessageType' })
   type: MessageType;
   sender: string;
-  content: string;
-  topic: string;
+  @ApiProperty({ type: String, nullable: true, description: 'null on a redacted message' })
+  content: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'null on a redacted message' })
+  topic: string | null;
   @ApiProperty({ type: String, nullable: true })
   correlationId: string | null;
   @ApiProperty({ type: Number, nullable: true })
@@ -22,6 +32,8 @@ export class MessageResponse {
   @ApiProperty({ ...JSON_MAP, nullable: true } as ApiPropertyOptions)
   metadata: Record<string, unknown> | null;
   createdAt: Date;
+  @ApiProperty({ type: () => RedactionResponse, required: false, description: 'Present on a redacted message (a tombstone) only' })
+  redacted?: RedactionResponse;
 }
 
 /** The answer of `POST …/messages/batch`: the stored messages, in seq order. */

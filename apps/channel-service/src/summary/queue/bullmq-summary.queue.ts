@@ -78,6 +78,23 @@ export class BullmqSummaryQueue extends SummaryQueue {
     }
   }
 
+  async forget(jobs: readonly SummaryJob[]): Promise<void> {
+    for (const job of jobs) {
+      const key = summaryJobKey(job);
+      try {
+        const id = await this.queue.getDeduplicationJobId(key);
+        const queued = id ? await this.queue.getJob(id) : undefined;
+        // A running job is locked and refuses removal: it finds its channel gone and ends.
+        if (queued && !(await queued.isActive())) {
+          await queued.remove();
+          await this.queue.removeDeduplicationKey(key);
+        }
+      } catch (err) {
+        this.logger.warn({ ...job, err: (err as Error).message }, 'could not remove a summary job; it finds nothing due when it runs');
+      }
+    }
+  }
+
   async startWorker(handler: SummaryJobHandler): Promise<void> {
     // Workers block on Redis and must never give up on a command.
     this.workerConnection = new IORedis(this.options.redisUrl, { maxRetriesPerRequest: null });

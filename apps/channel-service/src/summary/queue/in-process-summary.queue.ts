@@ -45,6 +45,26 @@ export class InProcessSummaryQueue extends SummaryQueue {
     return true;
   }
 
+  async forget(jobs: readonly SummaryJob[]): Promise<void> {
+    for (const job of jobs) {
+      const key = summaryJobKey(job);
+      const state = this.channels.get(key);
+      if (!state) continue;
+      if (state.running) {
+        state.rerun = false; // it ends after this run
+        continue;
+      }
+      this.channels.delete(key);
+      const at = this.waiting.indexOf(key);
+      if (at >= 0) this.waiting.splice(at, 1);
+    }
+  }
+
+  /** Keys of the jobs queued or running (tests: a deleted channel's jobs are gone). */
+  get queuedKeys(): string[] {
+    return [...this.channels.keys()];
+  }
+
   async startWorker(handler: SummaryJobHandler): Promise<void> {
     this.handler = handler;
     this.pump();

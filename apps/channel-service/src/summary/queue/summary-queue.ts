@@ -46,6 +46,12 @@ export abstract class SummaryQueue {
     return this.enqueueJob({ channelId, correlationId });
   }
 
+  /**
+   * Removes these jobs if queued and not running (a deleted channel's): a running one ends by
+   * itself when it finds its channel gone. Never throws: a job left behind finds nothing due.
+   */
+  abstract forget(jobs: readonly SummaryJob[]): Promise<void>;
+
   /** Starts consuming jobs with this handler (worker roles only). */
   abstract startWorker(handler: SummaryJobHandler): Promise<void>;
   /**
