@@ -20,6 +20,7 @@ import { MetricsModule } from './metrics/metrics.module';
 import { ProjectionModule } from './projection/projection.module';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
 import { RetentionModule } from './retention/retention.module';
+import { ExportModule } from './export/export.module';
 import { SummaryModule } from './summary/summary.module';
 import { ThreadsModule } from './threads/threads.module';
 
@@ -69,6 +70,7 @@ export class AppModule {
         SummaryModule,
         ThreadsModule,
         RetentionModule,
+        ExportModule,
         LifecycleModule,
         ProjectionModule,
         McpModule,
