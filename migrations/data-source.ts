@@ -9,6 +9,7 @@ import { CoordinationReads1765500000000 } from './1765500000000-coordination-rea
 import { ThreadIndex1765600000000 } from './1765600000000-thread-index';
 import { ChannelQuotaCounter1765700000000 } from './1765700000000-channel-quota-counter';
 import { DataLifecycle1765800000000 } from './1765800000000-data-lifecycle';
+import { RetentionArchive1765810000000 } from './1765810000000-retention-archive';
 
 /** Every migration, in timestamp order. Listed explicitly so the app, the CLI and jest load the same set. */
 export const MIGRATIONS = [
@@ -21,6 +22,7 @@ export const MIGRATIONS = [
   ThreadIndex1765600000000,
   ChannelQuotaCounter1765700000000,
   DataLifecycle1765800000000,
+  RetentionArchive1765810000000,
 ];
 
 /** A connection attempt with no answer by then fails (a refused or black-holed server). */

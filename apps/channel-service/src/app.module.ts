@@ -19,6 +19,8 @@ import { MessagesModule } from './messages/messages.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { ProjectionModule } from './projection/projection.module';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
+import { RetentionModule } from './retention/retention.module';
+import { ExportModule } from './export/export.module';
 import { SummaryModule } from './summary/summary.module';
 import { ThreadsModule } from './threads/threads.module';
 
@@ -67,6 +69,8 @@ export class AppModule {
         MessagesModule,
         SummaryModule,
         ThreadsModule,
+        RetentionModule,
+        ExportModule,
         LifecycleModule,
         ProjectionModule,
         McpModule,

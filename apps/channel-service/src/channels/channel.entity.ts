@@ -17,6 +17,17 @@ export interface Channel extends ChannelInfo {
   tokenTotal: number;
   createdBy: string;
   createdAt: Date;
+  /** Retention bounds (DESIGN §10); both null: kept for ever. */
+  retention: ChannelRetention;
+  /** The oldest kept seq: everything before it was removed by retention (1 until then). */
+  firstSeq: number;
+  /** Archived (read-only, no summary jobs) since then; null: not archived. */
+  archivedAt: Date | null;
+}
+
+export interface ChannelRetention {
+  maxAgeDays: number | null;
+  maxMessages: number | null;
 }
 
 export interface ChannelRow {
@@ -32,18 +43,22 @@ export interface ChannelRow {
   token_total: string;
   created_by: string;
   created_at: Date;
+  retention_max_age_days: number | null;
+  retention_max_messages: number | null;
+  first_seq: string;
+  archived_at: Date | null;
 }
 
 export const CHANNEL_COLUMNS =
-  'id, name, description, summary_threshold, summary_threshold_tokens, update_after_seconds, summariser, members, last_seq, token_total, created_by, created_at';
+  'id, name, description, summary_threshold, summary_threshold_tokens, update_after_seconds, summariser, members, last_seq, token_total, created_by, created_at, retention_max_age_days, retention_max_messages, first_seq, archived_at';
 
 /** What the summary read shows of a channel and checks access on: its hot path reads only these columns. */
-export type SummaryChannel = Pick<Channel, 'name' | 'members' | 'lastSeq' | 'tokenTotal' | 'summariser'>;
-export type SummaryChannelRow = Pick<ChannelRow, 'name' | 'members' | 'last_seq' | 'token_total' | 'summariser'>;
-export const SUMMARY_CHANNEL_COLUMNS = 'name, members, last_seq, token_total, summariser';
+export type SummaryChannel = Pick<Channel, 'name' | 'members' | 'lastSeq' | 'tokenTotal' | 'summariser' | 'firstSeq'>;
+export type SummaryChannelRow = Pick<ChannelRow, 'name' | 'members' | 'last_seq' | 'token_total' | 'summariser' | 'first_seq'>;
+export const SUMMARY_CHANNEL_COLUMNS = 'name, members, last_seq, token_total, summariser, first_seq';
 
 export function toSummaryChannel(r: SummaryChannelRow): SummaryChannel {
-  return { name: r.name, members: r.members, lastSeq: Number(r.last_seq), tokenTotal: Number(r.token_total), summariser: r.summariser };
+  return { name: r.name, members: r.members, lastSeq: Number(r.last_seq), tokenTotal: Number(r.token_total), summariser: r.summariser, firstSeq: Number(r.first_seq) };
 }
 
 /** bigint columns arrive as strings from `pg`: converted here, at the edge. */
@@ -61,5 +76,8 @@ export function toChannel(r: ChannelRow): Channel {
     tokenTotal: Number(r.token_total),
     createdBy: r.created_by,
     createdAt: r.created_at,
+    retention: { maxAgeDays: r.retention_max_age_days, maxMessages: r.retention_max_messages },
+    firstSeq: Number(r.first_seq),
+    archivedAt: r.archived_at,
   };
 }

@@ -12,6 +12,9 @@ export function channelView(c: Channel): ChannelResponse {
     summariser: c.summariser,
     members: c.members,
     lastSeq: c.lastSeq,
+    firstSeq: c.firstSeq,
+    retention: { maxAgeDays: c.retention.maxAgeDays, maxMessages: c.retention.maxMessages },
+    archived: c.archivedAt !== null,
     createdBy: c.createdBy,
     createdAt: c.createdAt,
   };

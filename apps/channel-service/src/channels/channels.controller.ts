@@ -6,6 +6,7 @@ import { channelView, readerChannelView } from './channel.view';
 import { ChannelsService } from './channels.service';
 import { ChannelWithWarningsResponse, ReadCursorResponse, ReaderChannelResponse } from './dto/channel.response';
 import { CreateChannelDto } from './dto/create-channel.dto';
+import { ListChannelsQuery } from './dto/list-channels.query';
 import { MarkReadDto } from './dto/mark-read.dto';
 import { UpdateChannelDto } from './dto/update-channel.dto';
 import { NoQuery, NoQueryPipe } from '../common/no-query.pipe';
@@ -25,8 +26,8 @@ export class ChannelsController {
 
   @Get()
   @ApiOkResponse({ type: [ReaderChannelResponse] })
-  async list(@CurrentPrincipal() by: Principal, @Query(NoQueryPipe) _query: NoQuery): Promise<ReaderChannelResponse[]> {
-    return (await this.channels.listForReader(by)).map((c) => readerChannelView(c.channel, c.readThroughSeq));
+  async list(@CurrentPrincipal() by: Principal, @Query() query: ListChannelsQuery): Promise<ReaderChannelResponse[]> {
+    return (await this.channels.listForReader(by, query.archived ?? false)).map((c) => readerChannelView(c.channel, c.readThroughSeq));
   }
 
   @Get(':name')

@@ -5,7 +5,8 @@ import { isAdmin, Principal } from '../auth/principal';
 import { isUniqueViolation } from '../common/database-errors';
 import { AppConfig } from '../config/app-config';
 import { ALL_TRIGGER_FIELDS, assertSummariserChoiceAllowed } from '../cost/summariser-cost-policy';
-import { Channel } from './channel.entity';
+import { Channel, ChannelRetention } from './channel.entity';
+import { RetentionDto } from './dto/retention.dto';
 import { accessParams, canAccess, channelNotFound } from './channel-access';
 import { ChannelChanges, ChannelForReader, ChannelsRepository } from './channels.repository';
 import { ReadCursorsRepository } from './read-cursors.repository';
@@ -56,6 +57,7 @@ export class ChannelsService {
           summariser,
           members: normaliseMembers(dto.members, by),
           createdBy: by.name,
+          retention: mergeRetention({ maxAgeDays: this.config.QHORUS_RETENTION_MAX_AGE_DAYS ?? null, maxMessages: null }, dto.retention),
         },
         quota,
       );
@@ -87,9 +89,9 @@ export class ChannelsService {
     return found;
   }
 
-  /** As `list`, each with the caller's read cursor. */
-  listForReader(by: Principal): Promise<ChannelForReader[]> {
-    return this.channels.listVisibleWithCursors(accessParams(by));
+  /** As `list`, each with the caller's read cursor; archived channels only with `includeArchived`. */
+  listForReader(by: Principal, includeArchived = false): Promise<ChannelForReader[]> {
+    return this.channels.listVisibleWithCursors(accessParams(by), includeArchived);
   }
 
   /** The caller's read cursor on the channel (0 when nothing is marked read). */
@@ -130,6 +132,9 @@ export class ChannelsService {
     if (dto.members !== undefined && !isAdmin(by) && by.name !== current.createdBy) {
       throw new ForbiddenException('Only the channel creator or the admin can change members');
     }
+    if (dto.retention !== undefined && !isAdmin(by) && by.name !== current.createdBy) {
+      throw new ForbiddenException('Only the channel creator or the admin can change retention');
+    }
     const changes: ChannelChanges = {};
     if (dto.description !== undefined) changes.description = dto.description;
     if (dto.summaryThreshold !== undefined) changes.summaryThreshold = dto.summaryThreshold;
@@ -137,6 +142,11 @@ export class ChannelsService {
     if (dto.updateAfterSeconds !== undefined) changes.updateAfterSeconds = dto.updateAfterSeconds;
     if (dto.summariser !== undefined) changes.summariser = dto.summariser;
     if (dto.members !== undefined) changes.members = dto.members === null ? null : normaliseMembers(dto.members, by);
+    if (dto.retention !== undefined) {
+      const retention = mergeRetention(current.retention, dto.retention);
+      changes.retentionMaxAgeDays = retention.maxAgeDays;
+      changes.retentionMaxMessages = retention.maxMessages;
+    }
     const channel = (await this.channels.update(current.id, changes)) ?? current;
     this.events.emit(ChannelReconfiguredEvent.NAME, new ChannelReconfiguredEvent(channel.id));
     return { channel, warnings: dto.summariser ? this.warningsFor(dto.summariser) : [] };
@@ -155,6 +165,16 @@ export class ChannelsService {
     const availability = this.summarisers.availability(summariser);
     return availability.available ? [] : [`Summariser '${summariser}' is unavailable: ${availability.reason}`];
   }
+}
+
+/** A `retention` from a request over the current one: null clears both bounds, a field left out keeps its value. */
+function mergeRetention(current: ChannelRetention, given: RetentionDto | null | undefined): ChannelRetention {
+  if (given === undefined) return current;
+  if (given === null) return { maxAgeDays: null, maxMessages: null };
+  return {
+    maxAgeDays: given.maxAgeDays === undefined ? current.maxAgeDays : given.maxAgeDays,
+    maxMessages: given.maxMessages === undefined ? current.maxMessages : given.maxMessages,
+  };
 }
 
 /** A private channel always includes its creator (unless the admin creates it), without duplicates. */

@@ -11,6 +11,9 @@ export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', '
 export const MODEL_SUMMARISER_POLICIES = ['admin', 'creator', 'anyone'] as const;
 export type ModelSummariserPolicy = (typeof MODEL_SUMMARISER_POLICIES)[number];
 
+/** The longest retention a channel (or the deployment default) may set, in days (100 years). */
+export const MAX_RETENTION_DAYS = 36_500;
+
 /** A long poll must answer before an MCP client's default 60 s request timeout. */
 export const LONG_POLL_CEILING_MS = 59_000;
 
@@ -72,6 +75,11 @@ export const CONFIG_DEFAULTS = {
   QHORUS_MODEL_CALLS_PER_HOUR: 30,
   QHORUS_MODEL_TOKENS_PER_DAY: 500_000,
   QHORUS_SHUTDOWN_TIMEOUT_MS: 10_000,
+  // Data lifecycle: retention and export (issue 29). QHORUS_RETENTION_MAX_AGE_DAYS has no default: unset = kept for ever.
+  QHORUS_RETENTION_SWEEP_MS: 60_000,
+  QHORUS_RETENTION_BATCH: 100,
+  QHORUS_RETENTION_BATCH_MESSAGES: 1_000,
+  QHORUS_EXPORT_PAGE_SIZE: 500,
   // Data lifecycle (redaction, deletion; DESIGN §10)
   QHORUS_ERASE_BATCH_SIZE: 500,
   QHORUS_REDACTION_REASON_MAX_CHARS: 1_000,
@@ -192,6 +200,17 @@ export class AppConfig {
   /** Per-channel budget: input + output tokens per UTC day. */
   @Transform(toInt) @IsInt() @Min(1) QHORUS_MODEL_TOKENS_PER_DAY: number = CONFIG_DEFAULTS.QHORUS_MODEL_TOKENS_PER_DAY;
   @TimerMs(0) QHORUS_SHUTDOWN_TIMEOUT_MS: number = CONFIG_DEFAULTS.QHORUS_SHUTDOWN_TIMEOUT_MS;
+  // --- Data lifecycle: retention and export (issue 29) ---
+  /** `retention.maxAgeDays` of channels created without a `retention`; unset: kept for ever. */
+  @Transform(toInt) @IsOptional() @IsInt() @Min(1) @Max(MAX_RETENTION_DAYS) QHORUS_RETENTION_MAX_AGE_DAYS?: number;
+  /** How often the retention pass runs (on worker processes). */
+  @TimerMs(100) QHORUS_RETENTION_SWEEP_MS: number = CONFIG_DEFAULTS.QHORUS_RETENTION_SWEEP_MS;
+  /** Due channels one retention batch (one transaction) takes. */
+  @Transform(toInt) @IsInt() @Min(1) QHORUS_RETENTION_BATCH: number = CONFIG_DEFAULTS.QHORUS_RETENTION_BATCH;
+  /** Messages one channel's step in a batch removes at most (more only when no summary version lies closer). */
+  @Transform(toInt) @IsInt() @Min(1) QHORUS_RETENTION_BATCH_MESSAGES: number = CONFIG_DEFAULTS.QHORUS_RETENTION_BATCH_MESSAGES;
+  /** Messages an export reads per page (its memory is one page, whatever the channel's length). */
+  @Transform(toInt) @IsInt() @Min(1) QHORUS_EXPORT_PAGE_SIZE: number = CONFIG_DEFAULTS.QHORUS_EXPORT_PAGE_SIZE;
   // Data lifecycle (redaction, deletion; DESIGN §10)
   /** `DELETE /agents/{name}?erase=true`: messages redacted per transaction (each batch all or nothing, audited). */
   @Transform(toInt) @IsInt() @Min(1) QHORUS_ERASE_BATCH_SIZE: number = CONFIG_DEFAULTS.QHORUS_ERASE_BATCH_SIZE;
@@ -223,7 +242,7 @@ export class ConfigValidationError extends Error {}
 export function loadConfig(env: Record<string, string | undefined> = process.env): AppConfig {
   const known = Object.keys(new AppConfig());
   const raw: Record<string, string> = {};
-  for (const key of [...known, 'DATABASE_URL', 'REDIS_URL', 'QHORUS_ADMIN_TOKEN', 'ANTHROPIC_API_KEY', 'ANTHROPIC_BASE_URL']) {
+  for (const key of [...known, 'DATABASE_URL', 'REDIS_URL', 'QHORUS_ADMIN_TOKEN', 'ANTHROPIC_API_KEY', 'ANTHROPIC_BASE_URL', 'QHORUS_RETENTION_MAX_AGE_DAYS']) {
     const value = env[key];
     // `NAME=` (as .env.example writes unset knobs) means unset: the default, not an empty value.
     if (value !== undefined && value.trim() !== '') raw[key] = value;

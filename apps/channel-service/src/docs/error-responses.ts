@@ -10,7 +10,7 @@ export const ERROR_DESCRIPTIONS: Record<number, string> = {
   401: 'Missing, unknown or revoked bearer token',
   403: 'Not allowed: the admin token is needed, a body `sender` is not the caller, a quota is reached (QHORUS_MAX_CHANNELS_PER_AGENT) or the summariser policy forbids the choice (QHORUS_MODEL_SUMMARISER_POLICY)',
   404: 'No such channel (or agent), or a private channel the caller is not a member of',
-  409: 'Conflict: the name is taken, the version moved on, or an Idempotency-Key was reused with another body',
+  409: 'Conflict: the name is taken, the version moved on, an Idempotency-Key was reused with another body, or the channel is archived (read-only)',
   413: 'The body is over the request limit, the content over QHORUS_MAX_CONTENT_BYTES, or the metadata over QHORUS_MAX_METADATA_BYTES',
   429: 'A limit was reached (per-agent rate, failed authentications per address, event streams per agent): the message names it; retry after the `Retry-After` header',
   503: 'Postgres is unreachable: retry shortly (retry a post with the same Idempotency-Key: it is never stored twice)',
@@ -26,6 +26,11 @@ export const OPERATION_ERRORS: Record<string, number[]> = {
   ChannelsController_update: [403],
   MessagesController_post: [403, 409, 429],
   SummaryController_override: [409],
+  // Data lifecycle (issue 29): archive is the creator's or the admin's; an archived channel takes no post or summary job.
+  ChannelArchiveController_archiveChannel: [403],
+  ChannelArchiveController_unarchiveChannel: [403],
+  MessagesController_postBatch: [409],
+  SummaryController_refresh: [409],
   // Data lifecycle (DESIGN §10): the sender, the creator or the admin only
   LifecycleController_redact: [403],
   LifecycleController_rebuild: [403],

@@ -21,6 +21,8 @@ function clientGone(reply: FastifyReply): AbortSignal {
 }
 
 export const REPLAYED_HEADER = 'idempotent-replayed';
+/** The oldest kept seq of the channel (retention removed everything before it), on every page. */
+export const FIRST_SEQ_HEADER = 'X-First-Seq';
 
 @ApiTags('messages')
 @ApiBearerAuth()
@@ -73,13 +75,19 @@ export class MessagesController {
    * with an empty page after `waitMs`.
    */
   @Get()
-  @ApiOkResponse({ type: [MessageResponse], description: 'Ascending seq; with waitMs, empty when nothing matching arrived in time' })
+  @ApiOkResponse({
+    type: [MessageResponse],
+    description: 'Ascending seq; with waitMs, empty when nothing matching arrived in time',
+    headers: { [FIRST_SEQ_HEADER]: { description: 'The oldest kept seq: retention removed everything before it; an afterSeq below it reads from there', schema: { type: 'integer' } } },
+  })
   async list(
     @Param('name') name: string,
     @Query() query: ListMessagesQuery,
     @CurrentPrincipal() by: Principal,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<MessageResponse[]> {
-    return (await this.messages.list(name, query, by, query.waitMs ? clientGone(reply) : undefined)).map(messageView);
+    const page = await this.messages.readPage(name, query, by, query.waitMs ? clientGone(reply) : undefined);
+    reply.header(FIRST_SEQ_HEADER, String(page.firstSeq));
+    return page.messages.map(messageView);
   }
 }

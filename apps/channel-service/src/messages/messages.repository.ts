@@ -66,9 +66,12 @@ const INSERT_SQL = `
   WITH c AS (
     UPDATE channels SET last_seq = last_seq + 1, token_total = token_total + ${tokensAt('last_seq + 1')},
       -- The sweep's index (migration 1765300000000): the backlog has reached the threshold.
-      summary_due = last_seq + 1 - COALESCE((SELECT s.covers_through_seq FROM channel_summaries s WHERE s.channel_id = channels.id), 0) >= summary_threshold
+      summary_due = last_seq + 1 - COALESCE((SELECT s.covers_through_seq FROM channel_summaries s WHERE s.channel_id = channels.id), 0) >= summary_threshold,
+      -- The retention pass's index (migration 1765810000000): the count bound now lets a summary version go.
+      retention_due_at = CASE WHEN last_seq + 1 = retention_due_seq THEN LEAST(retention_due_at, now()) ELSE retention_due_at END
     WHERE name = $1
       AND ${readableSql('members', { name: '$2', admin: '$3' })}
+      AND archived_at IS NULL
       AND ($9::bigint IS NULL OR $9::bigint <= last_seq)
     RETURNING id, last_seq, token_total, summary_threshold, summary_threshold_tokens
   ), m AS (
@@ -122,9 +125,11 @@ const INSERT_BATCH_SQL = `
   ), c AS (
     UPDATE channels SET last_seq = last_seq + $16,
       token_total = token_total + (SELECT COALESCE(sum(${batchTokensAt('channels.last_seq + i.ord')}), 0) FROM input i),
-      summary_due = last_seq + $16 - COALESCE((SELECT s.covers_through_seq FROM channel_summaries s WHERE s.channel_id = channels.id), 0) >= summary_threshold
+      summary_due = last_seq + $16 - COALESCE((SELECT s.covers_through_seq FROM channel_summaries s WHERE s.channel_id = channels.id), 0) >= summary_threshold,
+      retention_due_at = CASE WHEN last_seq < retention_due_seq AND last_seq + $16 >= retention_due_seq THEN LEAST(retention_due_at, now()) ELSE retention_due_at END
     WHERE name = $1
       AND ${readableSql('members', { name: '$2', admin: '$3' })}
+      AND archived_at IS NULL
       AND NOT EXISTS (SELECT 1 FROM input WHERE in_reply_to IS NOT NULL AND in_reply_to >= channels.last_seq + ord)
       AND ($17::bigint IS NULL OR channels.last_seq = $17)
     RETURNING id, last_seq, token_total, summary_threshold, summary_threshold_tokens
@@ -302,7 +307,8 @@ export class MessagesRepository {
    * Allocates the channel's next seq and inserts the message in ONE statement: the channel row
    * lock serialises concurrent posts (gapless, unique seqs), and a failed insert rolls the seq
    * back. The access check and the inReplyTo bound are in the same WHERE, so a refused post
-   * consumes nothing. Returns null when no row was written (see `explainRefusal`).
+   * consumes nothing; so is the archive check (an archived channel takes no post). Returns null
+   * when no row was written (see `explainRefusal`).
    */
   async insert(channelName: string, viewer: Viewer, m: NewMessage): Promise<InsertedMessage | null> {
     const threaded = m.correlationId !== null;

@@ -9,6 +9,7 @@ import { isUniqueViolation } from '../common/database-errors';
 import { fieldProblem } from '../common/validation.pipe';
 import { AppConfig } from '../config/app-config';
 import { ChannelsService } from '../channels/channels.service';
+import { channelArchived } from '../channels/channel-archive.service';
 import { PostBatchDto } from './dto/post-batch.dto';
 import { DEFAULT_MESSAGE_TYPE, PostMessageDto } from './dto/post-message.dto';
 import { ListMessagesQuery } from './dto/list-messages.query';
@@ -131,22 +132,22 @@ export class MessagesService {
     return { messages: posted, replayed: false };
   }
 
+
   /**
    * One page of the channel's messages, ascending. With `waitMs` (a long poll) and nothing
    * matching after `afterSeq` yet, it waits for the first matching post (`signal`: the caller left).
-   */
-  async list(channelName: string, query: ListMessagesQuery, by: Principal, signal?: AbortSignal): Promise<Message[]> {
-    return (await this.readPage(channelName, query, by, signal)).messages;
-  }
-
-  /**
-   * As `list`, with where the page started (`afterSeq`: after the read cursor with `unreadOnly`)
+   * With where the page started (`afterSeq`: after the read cursor with `unreadOnly`)
    * and where the next page starts (`nextAfterSeq`). A forward page that is not full has seen
    * everything up to the channel's last seq as read first (within `beforeSeq`): it continues from
    * there, so messages it hides (EVENTs, filtered out) are not read again and the cursor can reach
    * `lastSeq`. A full page continues after its last message.
    */
-  async readPage(channelName: string, query: ListMessagesQuery, by: Principal, signal?: AbortSignal): Promise<{ messages: Message[]; afterSeq: number; nextAfterSeq: number }> {
+  async readPage(
+    channelName: string,
+    query: ListMessagesQuery,
+    by: Principal,
+    signal?: AbortSignal,
+  ): Promise<{ messages: Message[]; afterSeq: number; nextAfterSeq: number; firstSeq: number }> {
     const waitMs = query.waitMs ?? 0;
     this.assertWaitable(query, waitMs);
     const channel = await this.channels.get(channelName, by);
@@ -154,6 +155,8 @@ export class MessagesService {
     const filter = toFilter(query);
     let afterSeq = query.afterSeq ?? 0;
     if (query.unreadOnly) afterSeq = Math.max(afterSeq, await this.channels.readCursor(channel, by));
+    // Retention removed everything before firstSeq: an afterSeq below it reads from there.
+    afterSeq = Math.max(afterSeq, channel.firstSeq - 1);
     const page: MessagePage = {
       afterSeq,
       beforeSeq: query.beforeSeq ?? null,
@@ -170,7 +173,7 @@ export class MessagesService {
     const lastShown = messages.length > 0 ? messages[messages.length - 1].seq : afterSeq;
     const seenThrough = page.beforeSeq === null ? channel.lastSeq : Math.min(channel.lastSeq, page.beforeSeq - 1);
     const complete = !page.newest && messages.length < page.limit;
-    return { messages, afterSeq, nextAfterSeq: complete ? Math.max(lastShown, seenThrough) : lastShown };
+    return { messages, afterSeq, nextAfterSeq: complete ? Math.max(lastShown, seenThrough) : lastShown, firstSeq: channel.firstSeq };
   }
 
   /** The long-poll bounds, checked before anything is read. */
@@ -212,13 +215,14 @@ export class MessagesService {
   }
 
   /**
-   * Nothing was written: either the channel is not visible to the caller, or the channel moved on
+   * Nothing was written: either the channel is not visible to the caller, or it is archived, or the channel moved on
    * from the lastSeq a batch's replies into itself were resolved against (`resolvedAtLastSeq`,
    * after every try), or an inReplyTo is ahead (of the channel, or of its own place in the batch:
    * message i may answer seq < lastSeq + i + 1).
    */
   private async explainRefusal(channelName: string, dtos: readonly PostMessageDto[], by: Principal, resolvedAtLastSeq: number | null = null): Promise<never> {
     const channel = await this.channels.get(channelName, by); // 404 when missing or private
+    if (channel.archivedAt !== null) throw channelArchived(channel.name);
     if (resolvedAtLastSeq !== null && channel.lastSeq !== resolvedAtLastSeq) {
       throw new ConflictException(`channel '${channelName}' kept moving while the batch's replies into itself were resolved (${IN_BATCH_REPLY_ATTEMPTS} tries); retry`);
     }

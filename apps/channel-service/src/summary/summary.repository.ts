@@ -47,9 +47,9 @@ export interface SummaryCommit {
  * When a channel's summary is due: its backlog reached the threshold (in messages, or in
  * estimated tokens when `summary_threshold_tokens` is set), its `updateAfterSeconds` elapsed
  * since the last summary with messages pending, or a manual refresh asked for messages the
- * watermark has not reached yet.
+ * watermark has not reached yet. Never for an archived channel (it runs no summary job).
  */
-const DUE = `c.last_seq > s.covers_through_seq
+const DUE = `c.last_seq > s.covers_through_seq AND c.archived_at IS NULL
   AND (c.last_seq - s.covers_through_seq >= c.summary_threshold
        OR (c.summary_threshold_tokens IS NOT NULL AND c.token_total - s.covers_through_tokens >= c.summary_threshold_tokens)
        OR s.refresh_through_seq > s.covers_through_seq
@@ -130,7 +130,10 @@ const COMMIT_SQL = `
     WHERE s.channel_id = $1 AND s.version = $2
     RETURNING ${SLOT_COLUMNS}, s.refresh_through_seq, s.base_version
   ), due_flag AS (
-    UPDATE channels c SET summary_due = c.last_seq - committed.covers_through_seq >= c.summary_threshold
+    UPDATE channels c SET summary_due = c.last_seq - committed.covers_through_seq >= c.summary_threshold,
+      -- A new watermark may let retention remove more: the retention pass looks at the channel next run.
+      retention_due_at = CASE WHEN c.retention_max_age_days IS NOT NULL OR c.retention_max_messages IS NOT NULL
+                              THEN LEAST(c.retention_due_at, now()) ELSE c.retention_due_at END
     FROM committed WHERE c.id = committed.channel_id
   ), h AS (
     INSERT INTO channel_summary_history (channel_id, version, text, annotations, covers_from_seq, covers_through_seq, updated_by)

@@ -9,6 +9,7 @@ import { toMessage } from '../messages/message.entity';
 import { MessagesRepository } from '../messages/messages.repository';
 import { Channel } from '../channels/channel.entity';
 import { canAccess, channelNotFound } from '../channels/channel-access';
+import { channelArchived } from '../channels/channel-archive.service';
 import { previousResult, SummaryHistoryEntry, SummarySlot } from './channel-summary.entity';
 import { DEFAULT_HISTORY_LIMIT, HistoryQuery } from './dto/history.query';
 import { OverrideSummaryDto } from './dto/override-summary.dto';
@@ -39,6 +40,7 @@ export class SummaryService {
   /** Asks for a summary now, whatever the threshold: recorded in Postgres, then enqueued. */
   async refresh(channelName: string, by: Principal): Promise<{ channel: string; queued: boolean; pending: number }> {
     const { channel, slot } = await this.load(channelName, by);
+    if (channel.archivedAt !== null) throw channelArchived(channel.name);
     const pending = channel.lastSeq - slot.coversThroughSeq;
     if (pending === 0) return { channel: channel.name, queued: false, pending };
     await this.summaries.requestRefresh(channel.id);
@@ -59,6 +61,7 @@ export class SummaryService {
       throw new BadRequestException({ message: `Invalid request: ${problem}`, details: [{ field: 'text', problems: [problem] }] });
     }
     const { channel, slot } = await this.load(channelName, by);
+    if (channel.archivedAt !== null) throw channelArchived(channel.name);
     if (dto.expectedVersion != null && dto.expectedVersion !== slot.version) {
       throw new ConflictException(`summary is at version ${slot.version}, not ${dto.expectedVersion}`);
     }

@@ -10,6 +10,7 @@ export function summaryView(channel: SummaryChannel, slot: SummarySlot): Summary
     annotations: slot.annotations,
     coversThroughSeq: slot.coversThroughSeq,
     lastSeq: channel.lastSeq,
+    firstSeq: channel.firstSeq,
     pending: channel.lastSeq - slot.coversThroughSeq,
     /** Estimated tokens of the pending messages as a projection shows them (stored per message: no scan). */
     pendingTokens: Math.max(0, channel.tokenTotal - slot.coversThroughTokens),

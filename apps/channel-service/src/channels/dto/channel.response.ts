@@ -1,5 +1,13 @@
 import { ApiProperty } from '@nestjs/swagger';
 
+/** A channel's retention bounds (DESIGN §10): messages past either go once the summary covers them. */
+export class RetentionResponse {
+  @ApiProperty({ type: 'integer', nullable: true, description: 'Messages older than this many days go (null: no age bound)' })
+  maxAgeDays: number | null;
+  @ApiProperty({ type: 'integer', nullable: true, description: 'Only the newest this many messages are kept (null: no count bound)' })
+  maxMessages: number | null;
+}
+
 /** The public JSON of a channel. */
 export class ChannelResponse {
   name: string;
@@ -17,6 +25,12 @@ export class ChannelResponse {
   members: string[] | null;
   /** Seq of the newest message (0 when empty). */
   lastSeq: number;
+  @ApiProperty({ type: 'integer', description: 'The oldest kept seq: retention removed everything before it (1 until then; lastSeq + 1 when nothing is kept)' })
+  firstSeq: number;
+  @ApiProperty({ type: () => RetentionResponse, description: 'Retention bounds; both null: kept for ever' })
+  retention: RetentionResponse;
+  @ApiProperty({ description: 'Archived: read-only, no summary jobs, listed only with ?archived=true' })
+  archived: boolean;
   createdBy: string;
   createdAt: Date;
 }

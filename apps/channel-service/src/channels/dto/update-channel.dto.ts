@@ -1,5 +1,8 @@
+import { Type } from 'class-transformer';
+import { ApiProperty } from '@nestjs/swagger';
 import { OptionalField } from '../../common/optional-field';
-import { ArrayMaxSize, IsArray, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateIf } from 'class-validator';
+import { RetentionDto } from './retention.dto';
+import { ArrayMaxSize, IsArray, IsInt, IsObject, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateIf, ValidateNested } from 'class-validator';
 import { AGENT_NAME_PATTERN } from '../../auth/dto/register-agent.dto';
 import { MAX_DESCRIPTION_LENGTH, MAX_MEMBERS, MAX_SUMMARISER_NAME_LENGTH, MAX_SUMMARY_THRESHOLD, MAX_SUMMARY_THRESHOLD_TOKENS, MAX_UPDATE_AFTER_SECONDS } from './channel-name';
 
@@ -36,6 +39,14 @@ export class UpdateChannelDto {
   @IsString()
   @MaxLength(MAX_SUMMARISER_NAME_LENGTH)
   summariser?: string;
+
+  /** Retention bounds (DESIGN §10); null: kept for ever. Fields left out keep their value (on create: the deployment default). */
+  @ApiProperty({ type: () => RetentionDto, nullable: true, required: false })
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => RetentionDto)
+  retention?: RetentionDto | null;
 
   @ValidateIf((o) => o.members !== null)
   @IsOptional()

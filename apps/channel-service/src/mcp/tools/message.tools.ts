@@ -87,8 +87,8 @@ export class MessageTools implements McpToolGroup {
         run: async (args, by) => {
           const channel = channelArg(args);
           const query = await toDto(ListMessagesQuery, args, CHECK_RENAMES, ['channel']);
-          const { messages, afterSeq, nextAfterSeq } = await this.messages.readPage(channel, query, by);
-          return { channel, afterSeq, messages: messages.map(messageView), nextAfterSeq };
+          const { messages, afterSeq, nextAfterSeq, firstSeq } = await this.messages.readPage(channel, query, by);
+          return { channel, afterSeq, firstSeq, messages: messages.map(messageView), nextAfterSeq };
         },
       },
       {

@@ -10,6 +10,8 @@ export class SummaryResponse {
   /** The last seq the text accounts for. */
   coversThroughSeq: number;
   lastSeq: number;
+  @ApiProperty({ type: 'integer', description: 'The oldest kept seq: retention removed everything before it (the summary still accounts for it)' })
+  firstSeq: number;
   /** lastSeq − coversThroughSeq: messages not yet summarised. */
   pending: number;
   /** Estimated tokens of the pending messages, as a projection shows them. */

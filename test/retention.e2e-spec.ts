@@ -1,0 +1,211 @@
+import fc from 'fast-check';
+import { Database } from '../apps/channel-service/src/database/database';
+import { RetentionSweepService } from '../apps/channel-service/src/retention/retention-sweep.service';
+import { ApiClient } from './support/http';
+import { startTestApp, TestApp } from './support/test-app';
+
+/** Far above any test's length: the tests run the pass themselves, the timer never does. */
+const NO_TIMER_MS = '3600000';
+/** No summary job of its own: versions come from overrides (PUT …/summary), at known watermarks. */
+const NO_JOB_THRESHOLD = 100_000;
+const HISTORY_KEEP = 2;
+
+/**
+ * Retention (DESIGN §10): a pass removes the oldest messages past a channel's bounds, only up to
+ * a kept summary version's watermark, pins it as the base, and reads carry firstSeq.
+ */
+describe('retention', () => {
+  let t: TestApp;
+  let alice: ApiClient;
+  let bob: ApiClient;
+  let db: Database;
+  let retention: RetentionSweepService;
+
+  beforeAll(async () => {
+    t = await startTestApp('retention', { inProcessQueue: true, env: { QHORUS_RETENTION_SWEEP_MS: NO_TIMER_MS, QHORUS_RETENTION_BATCH_MESSAGES: '1000', QHORUS_SUMMARY_HISTORY_KEEP: String(HISTORY_KEEP) } });
+    alice = await t.agent('alice');
+    bob = await t.agent('bob');
+    db = t.app.get(Database);
+    retention = t.app.get(RetentionSweepService);
+  });
+  afterAll(() => t?.close());
+
+  const create = async (name: string, body: Record<string, unknown> = {}) => {
+    const res = await alice.post('/api/v1/channels', { name, summaryThreshold: NO_JOB_THRESHOLD, ...body });
+    expect(res.status).toBe(201);
+    return res.body;
+  };
+  const post = async (channel: string, count: number, extra: (i: number) => Record<string, unknown> = () => ({})) => {
+    const messages = Array.from({ length: count }, (_, i) => ({ type: 'STATUS', content: `m${i}`, ...extra(i) }));
+    const res = await alice.post(`/api/v1/channels/${channel}/messages/batch`, { messages });
+    expect(res.status).toBe(201);
+  };
+  /** A summary version at the channel's lastSeq. */
+  const summarise = async (channel: string, text = 'summary') => expect((await alice.put(`/api/v1/channels/${channel}/summary`, { text })).status).toBe(200);
+  const keptSeqs = async (channel: string) =>
+    (await db.query<{ seq: string }>(`SELECT m.seq FROM messages m JOIN channels c ON c.id = m.channel_id WHERE c.name = $1 ORDER BY m.seq`, [channel])).map((r) => Number(r.seq));
+  const base = async (channel: string) =>
+    (
+      await db.query<{ base_version: number | null; watermark: string | null }>(
+        `SELECT s.base_version, h.covers_through_seq AS watermark FROM channels c JOIN channel_summaries s ON s.channel_id = c.id
+         LEFT JOIN channel_summary_history h ON h.channel_id = c.id AND h.version = s.base_version WHERE c.name = $1`,
+        [channel],
+      )
+    )[0];
+
+  it('removes past maxMessages only up to a summary version, pins it as the base, and every read carries firstSeq', async () => {
+    const created = await create('capped', { retention: { maxMessages: 5 } });
+    expect(created).toMatchObject({ retention: { maxAgeDays: null, maxMessages: 5 }, firstSeq: 1, archived: false });
+    await post('capped', 10);
+    await summarise('capped'); // v1 through 10
+    await post('capped', 10);
+    await summarise('capped'); // v2 through 20
+    await post('capped', 10); // 21..30 not summarised
+    await retention.pass();
+    // Count bound: through 25; the newest version at or below it is v2 (through 20).
+    expect(await keptSeqs('capped')).toEqual(Array.from({ length: 10 }, (_, i) => 21 + i));
+    expect(await base('capped')).toEqual({ base_version: 2, watermark: '20' });
+    expect((await alice.get('/api/v1/channels/capped')).body).toMatchObject({ firstSeq: 21, lastSeq: 30 });
+    expect((await alice.get('/api/v1/channels/capped/summary')).body).toMatchObject({ firstSeq: 21, coversThroughSeq: 20 });
+    const page = await alice.get('/api/v1/channels/capped/messages?afterSeq=3&limit=3');
+    expect(page.headers.get('x-first-seq')).toBe('21');
+    expect(page.body.map((m: { seq: number }) => m.seq)).toEqual([21, 22, 23]);
+    // Nothing uncovered goes, however far past the bound: a second pass removes nothing more.
+    await retention.pass();
+    expect((await keptSeqs('capped'))[0]).toBe(21);
+    const audit = (await t.admin.get('/api/v1/audit?limit=1000')).body.filter((a: { channel: string }) => a.channel === 'capped');
+    expect(audit).toHaveLength(1);
+    expect(audit[0]).toMatchObject({ actor: 'retention', action: 'channel.retention', seq: 20 });
+    expect(audit[0].reason).toContain('removed seq 1-20');
+  });
+
+  it('a base version survives history pruning, and the next pass moves on from it', async () => {
+    await create('pinned', { retention: { maxMessages: 2 } });
+    await post('pinned', 4);
+    await summarise('pinned'); // v1 through 4
+    await post('pinned', 2);
+    await retention.pass();
+    expect(await base('pinned')).toEqual({ base_version: 1, watermark: '4' });
+    for (let i = 0; i < 3; i++) {
+      await post('pinned', 1);
+      await summarise('pinned'); // v2..v4 through 7..9; the history keeps the newest HISTORY_KEEP and the base
+    }
+    const history = await db.query<{ version: number }>(
+      `SELECT h.version FROM channel_summary_history h JOIN channels c ON c.id = h.channel_id WHERE c.name = 'pinned' ORDER BY h.version`,
+    );
+    expect(history.map((h) => h.version)).toEqual([1, 3, 4]);
+    await retention.pass(); // through lastSeq − 2 = 7 at most: v2 (through 7) was pruned, v3 is past it
+    expect(await base('pinned')).toEqual({ base_version: 1, watermark: '4' });
+    await post('pinned', 1);
+    await retention.pass(); // through 8: v3
+    expect(await base('pinned')).toEqual({ base_version: 3, watermark: '8' });
+    expect(await keptSeqs('pinned')).toEqual([9, 10]);
+  });
+
+  it('removes messages past maxAgeDays once summarised, and says when to look again', async () => {
+    await create('aged', { retention: { maxAgeDays: 1 } });
+    await post('aged', 6);
+    await summarise('aged'); // v1 through 6
+    await post('aged', 2);
+    await db.query(`UPDATE messages m SET created_at = now() - interval '2 days' FROM channels c WHERE c.id = m.channel_id AND c.name = 'aged'`);
+    await retention.pass();
+    expect(await keptSeqs('aged')).toEqual([7, 8]); // old, but not covered
+    const [due] = await db.query<{ due: Date | null }>(`SELECT retention_due_at AS due FROM channels WHERE name = 'aged'`);
+    expect(due.due).toBeNull(); // nothing covered left: a summary commit re-arms it
+    await summarise('aged');
+    await retention.pass();
+    expect(await keptSeqs('aged')).toEqual([]);
+    expect((await alice.get('/api/v1/channels/aged')).body).toMatchObject({ firstSeq: 9, lastSeq: 8 });
+    expect((await alice.get('/api/v1/channels/aged/messages')).body).toEqual([]);
+  });
+
+  it('closed threads whose messages are all gone leave the thread index; open ones stay', async () => {
+    await create('threaded', { retention: { maxMessages: 1 } });
+    const q = async (cid: string) => expect((await alice.post('/api/v1/channels/threaded/messages', { type: 'QUERY', content: 'q', correlationId: cid })).status).toBe(201);
+    await q('closed-one');
+    expect((await bob.post('/api/v1/channels/threaded/messages', { type: 'RESPONSE', content: 'a', correlationId: 'closed-one' })).status).toBe(201);
+    await q('open-one');
+    await post('threaded', 2);
+    await summarise('threaded'); // through 5
+    await post('threaded', 1); // the count bound reaches 5
+    await retention.pass();
+    expect((await alice.get('/api/v1/channels/threaded')).body.firstSeq).toBe(6);
+    const threads = (await alice.get('/api/v1/channels/threaded/threads')).body;
+    const ids = (Array.isArray(threads) ? threads : threads.threads).map((th: { correlationId: string }) => th.correlationId);
+    expect(ids).toEqual(['open-one']);
+    expect((await alice.get('/api/v1/channels/threaded/threads/closed-one')).status).toBe(404);
+  });
+
+  it('retention is set on create and PATCH (null: kept for ever), by the creator or the admin only', async () => {
+    await create('settable');
+    const patched = await alice.patch('/api/v1/channels/settable', { retention: { maxAgeDays: 30 } });
+    expect(patched.status).toBe(200);
+    expect(patched.body.retention).toEqual({ maxAgeDays: 30, maxMessages: null });
+    expect((await alice.patch('/api/v1/channels/settable', { retention: { maxMessages: 100 } })).body.retention).toEqual({ maxAgeDays: 30, maxMessages: 100 });
+    expect((await alice.patch('/api/v1/channels/settable', { retention: null })).body.retention).toEqual({ maxAgeDays: null, maxMessages: null });
+    const refused = await bob.patch('/api/v1/channels/settable', { retention: { maxMessages: 1 } });
+    expect(refused.status).toBe(403);
+    expect((await alice.get('/api/v1/channels/settable')).body.retention).toEqual({ maxAgeDays: null, maxMessages: null });
+  });
+
+  it.each([
+    [{ maxAgeDays: 0 }, 'retention.maxAgeDays'],
+    [{ maxAgeDays: 36_501 }, 'retention.maxAgeDays'],
+    [{ maxAgeDays: 1.5 }, 'retention.maxAgeDays'],
+    [{ maxMessages: 0 }, 'retention.maxMessages'],
+    [{ maxMessages: -3 }, 'retention.maxMessages'],
+    [{ maxMessages: 'ten' }, 'retention.maxMessages'],
+    [{ maxMessages: 1_000_000_001 }, 'retention.maxMessages'],
+    [{ keep: 3 }, 'retention.keep'],
+    ['forever', 'retention'],
+    [[1], 'retention'],
+  ])('retention %j is a 400 naming %s, on create and on PATCH, and writes nothing', async (retentionValue, field) => {
+    const created = await alice.post('/api/v1/channels', { name: 'refused-retention', retention: retentionValue });
+    expect(created.status).toBe(400);
+    expect(created.body.details.map((d: { field: string }) => d.field)).toContain(field);
+    expect((await alice.get('/api/v1/channels/refused-retention')).status).toBe(404);
+    await create('patched-retention-' + Math.abs(hash(JSON.stringify(retentionValue))));
+    const patched = await alice.patch(`/api/v1/channels/patched-retention-${Math.abs(hash(JSON.stringify(retentionValue)))}`, { retention: retentionValue });
+    expect(patched.status).toBe(400);
+    expect(patched.body.message).toContain(field.split('.').pop());
+  });
+
+  it('random small scenarios: what is kept is always firstSeq..lastSeq, firstSeq − 1 is the base watermark, never past the summary', async () => {
+    let run = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.record({ maxMessages: fc.option(fc.integer({ min: 1, max: 8 }), { nil: null }), aged: fc.boolean() }),
+        fc.array(fc.oneof(fc.constant('summarise' as const), fc.constant('pass' as const), fc.integer({ min: 1, max: 6 })), { minLength: 3, maxLength: 12 }),
+        async (bounds, ops) => {
+          const name = `random-${++run}`;
+          await create(name, { retention: { maxMessages: bounds.maxMessages ?? (bounds.aged ? null : 1), maxAgeDays: bounds.aged ? 1 : null } });
+          for (const op of ops) {
+            if (op === 'summarise') {
+              const ch = (await alice.get(`/api/v1/channels/${name}`)).body;
+              if (ch.lastSeq > 0) await summarise(name);
+            } else if (op === 'pass') {
+              if (bounds.aged) await db.query(`UPDATE messages m SET created_at = now() - interval '2 days' FROM channels c WHERE c.id = m.channel_id AND c.name = $1`, [name]);
+              await retention.pass();
+            } else {
+              await post(name, op);
+            }
+            const channel = (await alice.get(`/api/v1/channels/${name}`)).body;
+            const summary = (await alice.get(`/api/v1/channels/${name}/summary`)).body;
+            const kept = await keptSeqs(name);
+            expect(kept).toEqual(Array.from({ length: channel.lastSeq - channel.firstSeq + 1 }, (_, i) => channel.firstSeq + i));
+            expect(channel.firstSeq - 1).toBeLessThanOrEqual(summary.coversThroughSeq);
+            const b = await base(name);
+            if (channel.firstSeq > 1) expect(Number(b.watermark)).toBe(channel.firstSeq - 1);
+          }
+        },
+      ),
+      { numRuns: 8 },
+    );
+  });
+});
+
+function hash(s: string): number {
+  let h = 0;
+  for (const c of s) h = (h * 31 + c.charCodeAt(0)) | 0;
+  return h;
+}
