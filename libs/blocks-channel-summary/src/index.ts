@@ -36,7 +36,7 @@ export * from './registry/unknown-summariser.error';
 export * from './registry/summariser-config.error';
 export * from './registry/summariser-availability';
 export * from './registry/summariser-registry';
-export * from './registry/anthropic-client';
+export * from './registry/model-client-factory';
 export * from './registry/build-summariser-registry';
 export * from './registry/merge-strategies';
 export * from './channel-summary.module';
