@@ -28,6 +28,7 @@ export * from './heuristic/heuristic-annotation-keys';
 export * from './heuristic/heuristic-report';
 export * from './heuristic/heuristic-message-summariser';
 export * from './summary-result-validation';
+export * from './degraded-summary';
 export * from './channel-summariser';
 export * from './channel-summary.options';
 export * from './channel-summary.tokens';
