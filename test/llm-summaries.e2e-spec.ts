@@ -1,4 +1,9 @@
+import { Message } from '@qhorus/api';
+import { renderMessage } from '@qhorus/blocks-channel-summary';
+import { LlmContentSummariser, LlmSummaryMode, OpenAiModelClient } from '@qhorus/blocks-summarisation';
+import OpenAI from 'openai';
 import { FakeAnthropicReply, replyError, replyHang, replyText } from '../libs/blocks-summarisation/test/fake-anthropic-server';
+import { FakeOpenAi, openAiPrompt, startFakeOpenAi } from '../libs/blocks-summarisation/test/fake-openai-server';
 import { ApiClient, waitFor } from './support/http';
 import { getSummary, postMany, waitForQuietSummary, waitForSummary } from './support/channel-helpers';
 import { FAKE_MODEL_PROVIDERS, FakeModelServer } from './support/fake-model-providers';
@@ -218,5 +223,34 @@ describe('a plain llm channel without an API key (none configured, or removed si
     expect(s.annotations).toMatchObject({ tier: 'grouped', degraded: 'true' });
     expect(s.lastError).toBe('LLM summariser unavailable: no API key is set for the openai provider (QHORUS_LLM_API_KEY or OPENAI_API_KEY)');
     expect(s.degraded).toBe(s.lastError);
+  });
+});
+
+describe("a domain team's own summariser on a local OpenAI-compatible model, through the same port (docs/custom-summarisers.md)", () => {
+  let fake: FakeOpenAi;
+  let t: TestApp;
+  beforeAll(async () => {
+    fake = await startFakeOpenAi(() => 'Local model: one request open.');
+    const ollama = new OpenAI({ baseURL: fake.baseURL, apiKey: 'ollama', maxRetries: 0 });
+    const local = new LlmContentSummariser<Message>(new OpenAiModelClient(ollama), renderMessage, LlmSummaryMode.EDIT, { model: 'qwen3:8b', timeoutMs: 2_000 });
+    // The deployment's own provider has no key: the team's model is used through its strategy alone.
+    t = await startTestApp('llm-local-strategy', { summarisers: { 'local-llm': local } });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await fake?.close();
+  });
+
+  it('is grounded on the channel state and annotated with its provider and model, like the built-in tier', async () => {
+    expect((await t.admin.post('/api/v1/channels', { name: 'local', summariser: 'local-llm', summaryThreshold: MANUAL_ONLY, description: 'Edge fleet' })).status).toBe(201);
+    await t.admin.post('/api/v1/channels/local/messages', { type: 'QUERY', correlationId: 'edge-1', content: 'is node 7 back?' });
+    await t.admin.post('/api/v1/channels/local/summary/refresh');
+    const s = await waitForSummary(t.admin, 'local', (x) => x.version === 1, 'the local model summary');
+    expect(s.text).toBe('Local model: one request open.');
+    expect(s.annotations).toMatchObject({ tier: 'synthesised', provider: 'openai', model: 'qwen3:8b' });
+    expect(JSON.parse(s.annotations.openThreads).map((o: { correlationId: string }) => o.correlationId)).toEqual(['edge-1']);
+    const prompt = openAiPrompt(fake.requests[0]);
+    expect(prompt).toContain('Channel purpose: Edge fleet');
+    expect(prompt).toMatch(/Open requests \(1, newest first\):\n- .*\(corr edge-1\)/);
   });
 });
