@@ -1,4 +1,5 @@
 import { FakeAnthropic, startFakeAnthropic } from '../libs/blocks-summarisation/test/fake-anthropic-server';
+import { FAKE_MODEL_PROVIDERS, FakeModelServer } from './support/fake-model-providers';
 import { getSummary, postMany, waitForSummary } from './support/channel-helpers';
 import { ApiClient, waitFor } from './support/http';
 import { parsePrometheusText, sampleValue } from './support/prometheus-text';
@@ -92,20 +93,6 @@ describe('model budgets per channel', () => {
     expect(sampleValue(samples, 'qhorus_model_calls_refused_total', { strategy: 'tiered', channel: 'spend', budget: 'calls_per_hour' })).toBe(1);
   });
 
-  it('llm: past the budget the step fails without a call, the previous summary stays, lastError and degraded say why', async () => {
-    expect((await t.admin.post('/api/v1/channels', { name: 'thinker', summariser: 'llm', summaryThreshold: MANUAL_ONLY })).status).toBe(201);
-    for (let call = 1; call <= CALLS_PER_HOUR; call++) await summariseBatch(t.admin, 'thinker', 2);
-    const kept = await getSummary(t.admin, 'thinker');
-    const requests = fake.requests.length;
-    await postMany(t.admin, 'thinker', 2);
-    await refresh(t.admin, 'thinker');
-    const failed = await waitForSummary(t.admin, 'thinker', (s) => s.lastError !== null, 'the refused step');
-    expect(fake.requests.length).toBe(requests);
-    expect(failed).toMatchObject({ version: kept.version, text: kept.text, coversThroughSeq: kept.coversThroughSeq });
-    expect(failed.lastError).toMatch(/model budget spent/);
-    expect(failed.degraded).toMatch(/QHORUS_MODEL_CALLS_PER_HOUR/);
-  });
-
   it('llm: thread summaries spend the channel\'s budget too; past it a closing message makes no call and the default summarises the thread, saying why', async () => {
     expect((await t.admin.post('/api/v1/channels', { name: 'closer', summariser: 'llm', summaryThreshold: MANUAL_ONLY })).status).toBe(201);
     const before = fake.requests.length;
@@ -141,6 +128,44 @@ describe('model budgets per channel', () => {
     const text: string = (await t.admin.get('/metrics')).body;
     expect(text).not.toContain('hush-hush');
     expect(sampleValue(parsePrometheusText(text), 'qhorus_model_calls_total', { strategy: 'llm', channel: '_private' })).toBe(1);
+  });
+});
+
+describe.each(FAKE_MODEL_PROVIDERS)('a plain llm channel past its budget ($name)', (provider) => {
+  let fake: FakeModelServer;
+  let t: TestApp;
+
+  beforeAll(async () => {
+    fake = await provider.start(() => 'The model wrote this summary.');
+    t = await startTestApp(`llm-budget-${provider.name}`, {
+      inProcessQueue: true,
+      env: { ...provider.env(fake.baseURL), QHORUS_MODEL_CALLS_PER_HOUR: String(CALLS_PER_HOUR), QHORUS_JOB_ATTEMPTS: '1' },
+    });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await fake?.close();
+  });
+
+  it('makes no call and commits the true state with the heuristic report, degraded; lastError and degraded say why', async () => {
+    expect((await t.admin.post('/api/v1/channels', { name: 'thinker', summariser: 'llm', summaryThreshold: MANUAL_ONLY })).status).toBe(201);
+    await t.admin.post('/api/v1/channels/thinker/messages', { type: 'COMMAND', correlationId: 'c-1', content: 'tag the release' });
+    for (let call = 1; call <= CALLS_PER_HOUR; call++) await summariseBatch(t.admin, 'thinker', 2);
+    const kept = await getSummary(t.admin, 'thinker');
+    expect(kept.text).toBe('The model wrote this summary.');
+    expect(kept.annotations).toMatchObject({ provider: provider.name, tier: 'synthesised' });
+    const requests = fake.requests.length;
+    await t.admin.post('/api/v1/channels/thinker/messages', { type: 'DONE', correlationId: 'c-1', content: 'tagged' });
+    await refresh(t.admin, 'thinker');
+    const spent = await waitForSummary(t.admin, 'thinker', (s) => s.version === kept.version + 1, 'the degraded step');
+    expect(fake.requests.length).toBe(requests);
+    expect(spent.coversThroughSeq).toBe(spent.lastSeq);
+    expect(JSON.parse(spent.annotations.openThreads)).toEqual([]);
+    expect(spent.text.trim()).not.toBe('');
+    expect(spent.text).not.toBe(kept.text);
+    expect(spent.annotations).toMatchObject({ tier: 'grouped', degraded: 'true', degradedReason: expect.stringMatching(/^model budget spent: 2 of 2 model calls this hour/) });
+    expect(spent.lastError).toMatch(/model budget spent/);
+    expect(spent.degraded).toMatch(/QHORUS_MODEL_CALLS_PER_HOUR/);
   });
 });
 

@@ -143,13 +143,13 @@ describe('custom summarisers in the running service', () => {
   it('without an API key, llm is reported unavailable at creation and tiered sends large batches to its middle tier (the module’s summariser), annotated', async () => {
     const llm = await alice.post('/api/v1/channels', { name: 'thinker', summariser: 'llm' });
     expect(llm.status).toBe(201);
-    expect(llm.body.warnings).toEqual(["Summariser 'llm' is unavailable: ANTHROPIC_API_KEY is not set"]);
+    expect(llm.body.warnings).toEqual(["Summariser 'llm' is unavailable: no API key is set for the anthropic provider (QHORUS_LLM_API_KEY or ANTHROPIC_API_KEY)"]);
 
     await alice.post('/api/v1/channels', { name: 'big', summariser: 'tiered', summaryThreshold: MANUAL_ONLY });
     await postMany(alice, 'big', 21, (i) => (i === 0 ? 'SEV1 everything is down' : `update ${i}`));
     await alice.post('/api/v1/channels/big/summary/refresh');
     const big = await waitForSummary(alice, 'big', (s) => s.version === 1, 'the tiered fallback summary');
-    expect(big.annotations.tierFallback).toMatch(/^large->medium: .*ANTHROPIC_API_KEY is not set/);
+    expect(big.annotations.tierFallback).toMatch(/^large->medium: .*no API key is set for the anthropic provider \(QHORUS_LLM_API_KEY or ANTHROPIC_API_KEY\)/);
     expect(big.annotations[INCIDENT_KEYS.severity]).toBe('SEV1');
     expect(callsFor('big').map((c) => c.items.length)).toEqual([21]);
   });

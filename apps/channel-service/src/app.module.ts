@@ -14,6 +14,7 @@ import { EventsModule } from './events/events.module';
 import { HealthModule } from './health/health.module';
 import { loggerOptions } from './logging/logger.options';
 import { LifecycleModule } from './lifecycle/lifecycle.module';
+import { logModelWarning } from './logging/model-warnings';
 import { McpModule } from './mcp/mcp.module';
 import { MessagesModule } from './messages/messages.module';
 import { MetricsModule } from './metrics/metrics.module';
@@ -53,9 +54,11 @@ export class AppModule {
           tiered: { t1: config.QHORUS_TIERED_SMALL_MAX, t2: config.QHORUS_TIERED_MEDIUM_MAX },
           textMaxChars: config.QHORUS_SUMMARY_TEXT_MAX_CHARS,
           llm: {
-            apiKey: config.ANTHROPIC_API_KEY ?? null,
-            baseURL: config.ANTHROPIC_BASE_URL ?? null,
-            model: config.QHORUS_LLM_MODEL,
+            provider: config.QHORUS_LLM_PROVIDER,
+            apiKey: config.llmApiKey ?? null,
+            baseURL: config.llmBaseUrl ?? null,
+            model: config.llmModel,
+            onWarning: logModelWarning,
             mode: config.QHORUS_LLM_MODE,
             timeoutMs: config.QHORUS_LLM_TIMEOUT_MS,
             maxTokens: config.QHORUS_LLM_MAX_TOKENS,

@@ -1,5 +1,6 @@
 import { EMPTY_SUMMARY, Message, SummaryResult, summaryResult, SummaryUpdateContext, SummaryUpdateHook } from '@qhorus/api';
 import {
+  ANNOTATION_ITEM_COUNT,
   ANNOTATION_TEXT_TRUNCATED,
   capText,
   ContentSummariser,
@@ -7,9 +8,11 @@ import {
   GroundingSection,
   TEXT_TRUNCATED,
   validateTextMaxChars,
+  overlayAnnotations,
   withoutAnnotations,
   withTruncationFlag,
 } from '@qhorus/blocks-summarisation';
+import { DEGRADED_KEYS, DEGRADED_TRUE, degradedReason } from './degraded-summary';
 import { HEURISTIC_KEYS, HEURISTIC_TIER } from './heuristic/heuristic-annotation-keys';
 import { HeuristicMessageSummariser } from './heuristic/heuristic-message-summariser';
 import { renderHeuristicReport } from './heuristic/heuristic-report';
@@ -36,6 +39,7 @@ export interface ChannelSummariserOptions {
 }
 
 const DEFAULT_STRATEGY_LABEL = 'channel summariser';
+const DEGRADED_OWN_KEYS = [DEGRADED_KEYS.degraded, DEGRADED_KEYS.reason];
 
 /**
  * The channel's summariser composition, the summary slot's hook: whatever strategy writes the
@@ -90,9 +94,34 @@ export class ChannelSummariser implements SummaryUpdateHook {
     const { text, cut } = capText(result.text, this.textMaxChars);
     // The strategy saw no flag (see handedPrevious), so one in its result is its own cut.
     const flagged = cut || result.annotations?.[ANNOTATION_TEXT_TRUNCATED] === TEXT_TRUNCATED;
-    const merged = summaryResult(text, withTruncationFlag(this.withState(result.annotations ?? {}, tracked), flagged));
+    // The strategy wrote this text: an earlier degraded version's marks no longer describe it.
+    const own = withoutAnnotations(result.annotations ?? {}, DEGRADED_OWN_KEYS);
+    const merged = summaryResult(text, withTruncationFlag(this.withState(own, tracked), flagged));
     this.tracker.remember(merged.annotations, tracked);
     return merged;
+  }
+
+  /**
+   * The slot after a batch the strategy could not summarise (a plain `llm` channel's model failed,
+   * has no key or spent its budget; DESIGN §3): the tracker's state over the batch, the heuristic
+   * report of it as the text, `tier=grouped`, `degraded=true` and `degradedReason`. No model call,
+   * so the state is never stale because a model is down; the next successful run rewrites the text
+   * from this report and drops the marks.
+   */
+  degrade(ctx: SummaryUpdateContext, reason: string): SummaryResult {
+    if (ctx.messages.length === 0) return ctx.previous ?? EMPTY_SUMMARY;
+    const tracked = this.tracker.track(ctx.previous?.annotations, ctx.messages);
+    const own = {
+      [HEURISTIC_KEYS.tier]: HEURISTIC_TIER,
+      [ANNOTATION_ITEM_COUNT]: String(ctx.messages.length),
+      [DEGRADED_KEYS.degraded]: DEGRADED_TRUE,
+      [DEGRADED_KEYS.reason]: degradedReason(reason),
+    };
+    const text = renderHeuristicReport(tracked.snapshot, ctx.channel.description, this.textMaxChars);
+    // The report is bounded by construction: no cut flag.
+    const result = summaryResult(text, withTruncationFlag(this.withState(overlayAnnotations(ctx.previous, own), tracked), false));
+    this.tracker.remember(result.annotations, tracked);
+    return result;
   }
 
   /**

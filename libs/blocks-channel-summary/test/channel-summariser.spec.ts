@@ -171,3 +171,45 @@ describe('ChannelSummariser (the composition of a strategy with the state tracke
     expect(json(after, STATE_KEYS.openThreads).map((t: { correlationId: string }) => t.correlationId)).toEqual(['c']);
   });
 });
+
+describe('ChannelSummariser.degrade (a plain llm channel whose model failed)', () => {
+  /** Room for the report to list each thread. */
+  const REPORT_CAP = 2_000;
+  const opened = [
+    message(1, { type: MessageType.QUERY, sender: 'a', correlationId: 'q1', content: 'which build?' }),
+    message(2, { type: MessageType.COMMAND, sender: 'a', correlationId: 'c1', content: 'ship it' }),
+  ];
+  const answered = [message(3, { type: MessageType.RESPONSE, sender: 'b', correlationId: 'q1', content: 'build 41' })];
+  const openIds = (r: SummaryResult) => json(r, STATE_KEYS.openThreads).map((o: { correlationId: string }) => o.correlationId);
+
+  it('commits the true state with the heuristic report as the text, tier=grouped, degraded=true and the reason; the next success drops the marks', async () => {
+    const model = new RecordingSummariser((items, previous) => summaryResult(`model on ${items.length}`, { ...(previous?.annotations ?? {}), tier: 'synthesised', model: 'm' }));
+    const hook = new ChannelSummariser(model, { textMaxChars: REPORT_CAP });
+    const first = await hook.update({ channel, previous: null, coversThroughSeq: 0, messages: opened });
+    expect(openIds(first)).toEqual(['q1', 'c1']);
+
+    const reason = 'LLM summariser request failed (openai, model m): HTTP 500 server_error: down';
+    const degraded = hook.degrade({ channel, previous: first, coversThroughSeq: 2, messages: answered }, reason);
+    expect(openIds(degraded)).toEqual(['c1']);
+    expect(degraded.annotations).toMatchObject({ tier: 'grouped', itemCount: '1', degraded: 'true', degradedReason: reason, model: 'm' });
+    expect(degraded.text).toContain('Release coordination');
+    expect(degraded.text).toMatch(/Open threads \(1\)[^\n]*\n- .*c1/);
+    expect(degraded.text.length).toBeLessThanOrEqual(REPORT_CAP);
+    expect(model.calls).toHaveLength(1); // no model call
+
+    const recovered = await hook.update({ channel, previous: degraded, coversThroughSeq: 3, messages: [message(4, { type: MessageType.DONE, sender: 'b', correlationId: 'c1', content: 'shipped' })] });
+    expect(recovered.text).toBe('model on 1');
+    expect(recovered.annotations).not.toHaveProperty('degraded');
+    expect(recovered.annotations).not.toHaveProperty('degradedReason');
+    expect(openIds(recovered)).toEqual([]);
+    // The model was handed the report of the state, not a stale text.
+    expect(model.calls[1].previous?.text).toContain('Open threads: none');
+  });
+
+  it('keeps a long reason to one bounded line', () => {
+    const hook = new ChannelSummariser(new RecordingSummariser());
+    const result = hook.degrade({ channel, previous: null, coversThroughSeq: 0, messages: opened }, `boom\n${'x'.repeat(500)}`);
+    expect(result.annotations.degradedReason).toMatch(/^boom x+…$/);
+    expect(result.annotations.degradedReason.length).toBe(200);
+  });
+});

@@ -5,6 +5,7 @@ import {
   buildSummariserRegistry,
   ChannelSummariser,
   createAnthropicClient,
+  createModelClient,
   DEFAULT_TIERED_T1,
   DEFAULT_TIERED_T2,
   HeuristicMessageSummariser,
@@ -12,7 +13,7 @@ import {
   SummariserConfigError,
   UnknownSummariserError,
 } from '@qhorus/blocks-channel-summary';
-import { ANNOTATION_TIER_FALLBACK, ContentSummariser, LLM_MAX_RETRIES, VerbatimContentSummariser } from '@qhorus/blocks-summarisation';
+import { ANNOTATION_TIER_FALLBACK, AnthropicModelClient, ContentSummariser, LLM_MAX_RETRIES, OpenAiModelClient, VerbatimContentSummariser } from '@qhorus/blocks-summarisation';
 import { message } from './conversation-generator';
 
 const batch = (n: number) => Array.from({ length: n }, (_, i) => message(i + 1, { type: MessageType.STATUS, sender: `a${i % 3}` }));
@@ -127,6 +128,27 @@ describe('buildSummariserRegistry / SummariserRegistry', () => {
   it('rejects an unknown llm mode', () => {
     const llm = { apiKey: null, model: 'm', mode: 'REWRITE' as 'EDIT', timeoutMs: 1000 };
     expect(() => buildSummariserRegistry({ llm }, heuristic)).toThrow(SummariserConfigError);
+  });
+});
+
+describe('createModelClient', () => {
+  it('returns null without a key, whatever the provider', () => {
+    expect(createModelClient(undefined)).toBeNull();
+    expect(createModelClient({ provider: 'openai', apiKey: ' ', timeoutMs: 1000 })).toBeNull();
+  });
+
+  it('builds the adapter of the configured provider (Anthropic by default)', () => {
+    expect(createModelClient({ apiKey: 'k', timeoutMs: 1000 })).toBeInstanceOf(AnthropicModelClient);
+    expect(createModelClient({ provider: 'anthropic', apiKey: 'k', timeoutMs: 1000 })?.provider).toBe('anthropic');
+    const openai = createModelClient({ provider: 'openai', apiKey: 'k', baseURL: 'http://127.0.0.1:11434/v1', timeoutMs: 1000 });
+    expect(openai).toBeInstanceOf(OpenAiModelClient);
+    expect(openai?.provider).toBe('openai');
+  });
+
+  it('without a key, the llm strategy is unavailable naming the key settings of the chosen provider', async () => {
+    const registry = buildSummariserRegistry({ llm: { provider: 'openai', apiKey: null, model: 'm', mode: 'EDIT', timeoutMs: 1000 } }, new HeuristicMessageSummariser());
+    expect(registry.availability('llm')).toEqual({ available: false, reason: 'no API key is set for the openai provider (QHORUS_LLM_API_KEY or OPENAI_API_KEY)' });
+    await expect(registry.get('llm').summarise(batch(1))).rejects.toThrow('LLM summariser unavailable: no API key is set for the openai provider (QHORUS_LLM_API_KEY or OPENAI_API_KEY)');
   });
 });
 

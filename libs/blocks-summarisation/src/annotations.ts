@@ -4,6 +4,8 @@ import { SummaryResult } from '@qhorus/api';
 export const ANNOTATION_TIER = 'tier';
 export const ANNOTATION_ITEM_COUNT = 'itemCount';
 export const ANNOTATION_MODEL = 'model';
+/** The LLM tier's model provider (`anthropic`, `openai`, or a custom client's name), next to `model`. */
+export const ANNOTATION_PROVIDER = 'provider';
 export const ANNOTATION_TIER_FALLBACK = 'tierFallback';
 /** `"true"` when this version's text was cut to the text cap (see text-cap.ts); absent otherwise. */
 export const ANNOTATION_TEXT_TRUNCATED = 'textTruncated';

@@ -1,21 +1,17 @@
-import Anthropic, { APIConnectionTimeoutError, APIError } from '@anthropic-ai/sdk';
+import type Anthropic from '@anthropic-ai/sdk';
 import { ModelCallMeter, SummaryResult, summaryResult } from '@qhorus/api';
-import { ANNOTATION_ITEM_COUNT, ANNOTATION_MODEL, ANNOTATION_TIER, TIER_SYNTHESISED, overlayAnnotations, withTruncationFlag } from './annotations';
+import { ANNOTATION_ITEM_COUNT, ANNOTATION_MODEL, ANNOTATION_PROVIDER, ANNOTATION_TIER, TIER_SYNTHESISED, overlayAnnotations, withTruncationFlag } from './annotations';
+import { AnthropicModelClient } from './anthropic-model-client';
 import { ContentSummariser, ItemRenderer, SummariseOptions } from './content-summariser';
 import { LLM_SYSTEM_PROMPTS, buildLlmUserPrompt } from './llm-prompts';
-import { LLM_MAX_RETRIES, LlmSummariserOptions, ResolvedLlmSummariserOptions, resolveLlmSummariserOptions } from './llm-summariser-options';
+import { LlmSummariserOptions, ResolvedLlmSummariserOptions, resolveLlmSummariserOptions } from './llm-summariser-options';
 import { LlmSummaryMode } from './llm-summary-mode';
+import { ModelAnswer, ModelCallError, ModelClient } from './model-client';
+import { withoutSecret } from './secret-scrub';
 import { SummariserUnavailableError } from './summariser-unavailable-error';
 import { appendSection, FOLD_MARKER_RESERVE, foldOldestSections, previousText, SECTION_SEPARATOR } from './summary-text';
 import { capText } from './text-cap';
 import { withDeadline } from './with-deadline';
-
-/**
- * Stop reasons that mean "the model finished its answer". Anything else (max_tokens, refusal,
- * context window exceeded, …) is a truncated or non-summary answer: committing it would
- * silently lose state, so it is a failure like a blank answer.
- */
-export const LLM_ACCEPTED_STOP_REASONS: ReadonlySet<string> = new Set(['end_turn', 'stop_sequence']);
 
 /** A text within the cap, whether it had to be cut, and the model that wrote it. */
 interface CappedAnswer {
@@ -28,7 +24,8 @@ interface CappedAnswer {
 export const APPEND_SECTION_SHARE = 4;
 
 /**
- * The synthesising tier: Anthropic Messages API through the official SDK. EDIT rewrites the
+ * The synthesising tier, over any model provider (a ModelClient: the Anthropic Messages API or
+ * OpenAI Chat Completions through their official SDKs, or a domain team's own). EDIT rewrites the
  * summary; APPEND adds a section and keeps the previous text byte-identical while it fits. A
  * blank, truncated or failed answer rejects, so nothing is committed and the job queue can retry.
  *
@@ -41,15 +38,25 @@ export const APPEND_SECTION_SHARE = 4;
  */
 export class LlmContentSummariser<T> implements ContentSummariser<T> {
   private readonly options: ResolvedLlmSummariserOptions;
+  private readonly client: ModelClient | null;
 
-  /** `client` null means no API key: the tier is unavailable (a tiered summariser falls back). */
+  /**
+   * `client` null means no API key: the tier is unavailable (a tiered summariser falls back). An
+   * `Anthropic` SDK client is accepted as it was before there were providers, and adapted.
+   */
   constructor(
-    private readonly client: Anthropic | null,
+    client: ModelClient | Anthropic | null,
     private readonly render: ItemRenderer<T>,
     private readonly mode: LlmSummaryMode,
     options: LlmSummariserOptions,
   ) {
     this.options = resolveLlmSummariserOptions(options);
+    this.client = client === null || isModelClient(client) ? client : new AnthropicModelClient(client);
+  }
+
+  /** The provider this tier calls (null without a client). */
+  get provider(): string | null {
+    return this.client?.provider ?? null;
   }
 
   get available(): boolean {
@@ -58,11 +65,13 @@ export class LlmContentSummariser<T> implements ContentSummariser<T> {
 
   async summarise(items: readonly T[], previous?: SummaryResult | null, options?: SummariseOptions): Promise<SummaryResult> {
     if (this.client === null) {
-      throw new SummariserUnavailableError('LLM summariser unavailable: no Anthropic client (ANTHROPIC_API_KEY is not set)');
+      throw new SummariserUnavailableError(`LLM summariser unavailable: ${this.options.unavailableReason}`);
     }
     const before = previousText(previous);
+    const provider = this.client.provider;
     const own = (model: string, count: number) => ({
       [ANNOTATION_TIER]: TIER_SYNTHESISED,
+      [ANNOTATION_PROVIDER]: provider,
       [ANNOTATION_ITEM_COUNT]: String(count),
       [ANNOTATION_MODEL]: model,
     });
@@ -78,7 +87,7 @@ export class LlmContentSummariser<T> implements ContentSummariser<T> {
   }
 
   /** EDIT: the model rewrites the summary (shown within the cap) into one within the cap. */
-  private async edit(client: Anthropic, before: string, rendered: string[], options?: SummariseOptions): Promise<CappedAnswer> {
+  private async edit(client: ModelClient, before: string, rendered: string[], options?: SummariseOptions): Promise<CappedAnswer> {
     const cap = this.options.maxChars;
     const prompt = buildLlmUserPrompt(capText(before, cap).text, rendered, options?.preamble, { grounding: options?.grounding, maxAnswerChars: cap });
     const answer = await this.ask(client, prompt, options?.signal, options?.modelCalls);
@@ -86,7 +95,7 @@ export class LlmContentSummariser<T> implements ContentSummariser<T> {
   }
 
   /** APPEND: old sections fold to leave a section's room, the model writes the section, it is appended. */
-  private async append(client: Anthropic, before: string, rendered: string[], options?: SummariseOptions): Promise<CappedAnswer> {
+  private async append(client: ModelClient, before: string, rendered: string[], options?: SummariseOptions): Promise<CappedAnswer> {
     const cap = this.options.maxChars;
     const sectionChars = Math.floor(cap / APPEND_SECTION_SHARE);
     const kept = foldOldestSections(before, sectionChars, cap);
@@ -98,70 +107,41 @@ export class LlmContentSummariser<T> implements ContentSummariser<T> {
   }
 
   /** One request, no SDK retries, under our own deadline and the caller's signal; returns the trimmed answer text. */
-  private async ask(client: Anthropic, userPrompt: string, callerSignal?: AbortSignal, meter?: ModelCallMeter): Promise<{ text: string; model: string }> {
+  private async ask(client: ModelClient, userPrompt: string, callerSignal?: AbortSignal, meter?: ModelCallMeter): Promise<{ text: string; model: string }> {
     const { model, maxTokens, timeoutMs } = this.options;
     const controller = new AbortController();
     const signal = callerSignal ? AbortSignal.any([controller.signal, callerSignal]) : controller.signal;
     let timedOut = false;
     const timeoutError = (cause?: unknown) => new Error(`LLM summariser timed out after ${timeoutMs} ms (model ${model})`, { cause });
-    let message: Anthropic.Message;
+    let answer: ModelAnswer;
     try {
-      const request = client.messages.create(
-        { model, max_tokens: maxTokens, system: LLM_SYSTEM_PROMPTS[this.mode], messages: [{ role: 'user', content: userPrompt }] },
-        { timeout: timeoutMs, maxRetries: LLM_MAX_RETRIES, signal },
-      );
+      const request = client.complete({ model, system: LLM_SYSTEM_PROMPTS[this.mode], prompt: userPrompt, maxTokens, timeoutMs, signal });
       const abort = () => {
         timedOut = true;
         controller.abort();
       };
-      message = await withDeadline(request, timeoutMs, abort, () => timeoutError());
+      answer = await withDeadline(request, timeoutMs, abort, () => timeoutError());
     } catch (error) {
-      // The SDK's timeout and ours race; either way the caller sees one clear timeout error.
+      // The client's timeout and ours race; either way the caller sees one clear timeout error.
       if (timedOut) throw error; // already our timeout error (the deadline won the race)
-      if (error instanceof APIConnectionTimeoutError) throw timeoutError(error);
-      // No `cause`: the SDK's error keeps the API's answer, which a proxy may fill with our own
-      // request headers (the API key); the message keeps status, type and text, the key scrubbed.
-      throw new Error(`LLM summariser request failed (model ${model}): ${withoutSecret(describeRequestError(error), client.apiKey)}`);
+      if (error instanceof ModelCallError && error.timedOut) throw timeoutError(error);
+      // Adapters scrub their own key; key-shaped text is scrubbed here too, whatever the client.
+      const detail = error instanceof Error ? error.message : String(error);
+      throw new Error(`LLM summariser request failed (${client.provider}, model ${model}): ${withoutSecret(detail, null)}`);
     }
 
     // Every answer is paid for, even one rejected below: record it first, from the API's own usage.
-    await meter?.record({
-      model: typeof message.model === 'string' && message.model !== '' ? message.model : model,
-      inputTokens: message.usage?.input_tokens ?? 0,
-      outputTokens: message.usage?.output_tokens ?? 0,
-    });
-    const stopReason = message.stop_reason;
-    if (stopReason !== null && !LLM_ACCEPTED_STOP_REASONS.has(stopReason)) {
-      throw new Error(`LLM summariser answer rejected: stop_reason=${stopReason} (model ${model}, maxTokens ${maxTokens})`);
+    await meter?.record({ model: answer.model, inputTokens: answer.inputTokens, outputTokens: answer.outputTokens });
+    if (answer.incomplete !== null) {
+      throw new Error(`LLM summariser answer rejected: ${answer.incomplete} (${client.provider}, model ${model}, maxTokens ${maxTokens})`);
     }
-    // Only text blocks are the summary; thinking or other blocks are not.
-    const text = (message.content ?? [])
-      .map((block) => (block.type === 'text' ? block.text : ''))
-      .join('')
-      .trim();
-    if (text === '') throw new Error(`LLM summariser returned a blank answer (model ${model}); nothing committed`);
-    return { text, model: typeof message.model === 'string' && message.model !== '' ? message.model : model };
+    const text = answer.text.trim();
+    if (text === '') throw new Error(`LLM summariser returned a blank answer (${client.provider}, model ${model}); nothing committed`);
+    return { text, model: answer.model };
   }
 }
 
-/** What stands for a secret in an error text. */
-export const REDACTED = '[redacted]';
-/** Anthropic API keys, whoever's: never repeated from an answer (logs and `lastError` are read by others). */
-const ANTHROPIC_KEY = /sk-ant-[\w-]+/g;
-
-/** `text` with `secret` (this client's key) and anything shaped like an Anthropic key replaced by REDACTED. */
-export function withoutSecret(text: string, secret: string | null | undefined): string {
-  const scrubbed = secret ? text.split(secret).join(REDACTED) : text;
-  return scrubbed.replace(ANTHROPIC_KEY, REDACTED);
-}
-
-/** "HTTP 500 api_error: boom" for API errors (status and the API's own message), else the message. */
-function describeRequestError(error: unknown): string {
-  if (error instanceof APIError && error.status !== undefined) {
-    const body = error.error as { error?: { type?: unknown; message?: unknown } } | undefined;
-    const type = typeof body?.error?.type === 'string' ? `${body.error.type}: ` : '';
-    const detail = typeof body?.error?.message === 'string' ? body.error.message : error.message;
-    return `HTTP ${error.status} ${type}${detail}`;
-  }
-  return error instanceof Error ? error.message : String(error);
+/** A ModelClient (an adapter or a domain team's own) rather than an SDK client. */
+function isModelClient(client: ModelClient | Anthropic): client is ModelClient {
+  return typeof (client as Partial<ModelClient>).complete === 'function';
 }

@@ -8,7 +8,7 @@ export const DEFAULT_LLM_TIMEOUT_MS = 60_000;
 export const LLM_MAX_RETRIES = 0;
 
 export interface LlmSummariserOptions {
-  /** Anthropic model id, e.g. from QHORUS_LLM_MODEL. */
+  /** The model id the provider knows, e.g. from QHORUS_LLM_MODEL. */
   model: string;
   /** Default DEFAULT_LLM_MAX_TOKENS. */
   maxTokens?: number;
@@ -22,7 +22,11 @@ export interface LlmSummariserOptions {
   timeoutMs?: number;
   /** The text cap (see text-cap.ts). Default DEFAULT_SUMMARY_TEXT_MAX_CHARS. */
   maxChars?: number;
+  /** What to say when there is no client (which setting gives it a key). Default DEFAULT_LLM_UNAVAILABLE_REASON. */
+  unavailableReason?: string;
 }
+
+export const DEFAULT_LLM_UNAVAILABLE_REASON = 'no model client (no API key is set)';
 
 /** The options with every default applied. */
 export interface ResolvedLlmSummariserOptions {
@@ -30,6 +34,7 @@ export interface ResolvedLlmSummariserOptions {
   readonly maxTokens: number;
   readonly timeoutMs: number;
   readonly maxChars: number;
+  readonly unavailableReason: string;
 }
 
 export function resolveLlmSummariserOptions(options: LlmSummariserOptions): ResolvedLlmSummariserOptions {
@@ -39,5 +44,5 @@ export function resolveLlmSummariserOptions(options: LlmSummariserOptions): Reso
   if (!Number.isInteger(maxTokens) || maxTokens < 1) throw new RangeError(`maxTokens must be a positive integer (got ${maxTokens})`);
   if (!(timeoutMs > 0)) throw new RangeError(`timeoutMs must be positive (got ${timeoutMs})`);
   const maxChars = validateTextMaxChars(options.maxChars ?? DEFAULT_SUMMARY_TEXT_MAX_CHARS);
-  return { model: options.model, maxTokens, timeoutMs, maxChars };
+  return { model: options.model, maxTokens, timeoutMs, maxChars, unavailableReason: options.unavailableReason ?? DEFAULT_LLM_UNAVAILABLE_REASON };
 }

@@ -39,7 +39,7 @@ describe('LlmContentSummariser (real SDK against a local fake Messages API)', ()
       () => { throw new Error('expected a failure'); },
       (e: Error) => e,
     );
-    expect(error.message).toMatch(/^LLM summariser request failed \(model .*\): HTTP 400 invalid_request_error: echo /);
+    expect(error.message).toMatch(/^LLM summariser request failed \(anthropic, model .*\): HTTP 400 invalid_request_error: echo /);
     expect(error.message).toContain('[redacted]');
     expect(JSON.stringify({ message: error.message, stack: error.stack, cause: error.cause })).not.toContain('this-is-the-secret');
   });
@@ -69,7 +69,7 @@ describe('LlmContentSummariser (real SDK against a local fake Messages API)', ()
     ]);
 
     expect(result.text).toBe('Bob owns the deploy.');
-    expect(result.annotations).toEqual({ foreign: 'kept', tier: 'synthesised', itemCount: '2', model: MODEL });
+    expect(result.annotations).toEqual({ foreign: 'kept', tier: 'synthesised', itemCount: '2', provider: 'anthropic', model: MODEL });
   });
 
   it('sends no "Current summary:" on a first call, nor for an empty previous text', async () => {
@@ -114,7 +114,7 @@ describe('LlmContentSummariser (real SDK against a local fake Messages API)', ()
 
   it('rejects on HTTP 500 with a clear message', async () => {
     const summariser = await summariserFor(() => replyError(500, 'overloaded backend'));
-    await expect(summariser.summarise(batch, null)).rejects.toThrow("LLM summariser request failed (model claude-haiku-4-5): HTTP 500 api_error: overloaded backend");
+    await expect(summariser.summarise(batch, null)).rejects.toThrow("LLM summariser request failed (anthropic, model claude-haiku-4-5): HTTP 500 api_error: overloaded backend");
   });
 
   it('rejects when the server is unreachable', async () => {

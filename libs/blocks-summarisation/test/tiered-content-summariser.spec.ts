@@ -162,6 +162,7 @@ describe('TieredContentSummariser', () => {
         foreign: 'owned by someone else',
         tier: 'synthesised',
         itemCount: '12',
+        provider: 'anthropic',
         model: 'claude-haiku-4-5',
         [PARTICIPANTS]: '["bob","carol"]',
       });
@@ -175,6 +176,7 @@ describe('TieredContentSummariser', () => {
         foreign: 'owned by someone else',
         tier: 'verbatim',
         itemCount: '1',
+        provider: 'anthropic',
         model: 'claude-haiku-4-5',
         [PARTICIPANTS]: '["bob","carol"]',
       });

@@ -2,6 +2,7 @@ import { plainToInstance, Transform } from 'class-transformer';
 import { isIP } from 'node:net';
 import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, MinLength, validateSync } from 'class-validator';
 import { DEFAULT_SUMMARY_TEXT_MAX_CHARS, SUMMARY_TEXT_MIN_CHARS } from '@qhorus/blocks-summarisation';
+import { llmModelFor, LLM_PROVIDERS, LlmProviderName, modelProviderProblem, ModelUrl } from './model-provider-config';
 
 export const ROLES = ['api', 'worker', 'all'] as const;
 export type Role = (typeof ROLES)[number];
@@ -25,7 +26,8 @@ export const CONFIG_DEFAULTS = {
   QHORUS_ROLE: 'all' as Role,
   QHORUS_SUMMARY_THRESHOLD: 20,
   QHORUS_QUEUE_PREFIX: 'qhorus',
-  QHORUS_LLM_MODEL: 'claude-haiku-4-5',
+  // Model provider (issue 31); QHORUS_LLM_MODEL's default depends on it (DEFAULT_LLM_MODELS).
+  QHORUS_LLM_PROVIDER: 'anthropic' as LlmProviderName,
   QHORUS_LLM_MODE: 'EDIT' as (typeof LLM_MODES)[number],
   QHORUS_LLM_TIMEOUT_MS: 30_000,
   QHORUS_LLM_MAX_TOKENS: 1024,
@@ -120,9 +122,16 @@ export class AppConfig {
   @IsIn(ROLES) QHORUS_ROLE: Role = CONFIG_DEFAULTS.QHORUS_ROLE;
   @Transform(toInt) @IsInt() @Min(1) QHORUS_SUMMARY_THRESHOLD: number = CONFIG_DEFAULTS.QHORUS_SUMMARY_THRESHOLD;
   @IsString() @MinLength(1) QHORUS_QUEUE_PREFIX: string = CONFIG_DEFAULTS.QHORUS_QUEUE_PREFIX;
+  // Model provider (issue 31): the effective key, URL and model are `llmApiKey`, `llmBaseUrl`, `llmModel`.
+  @IsIn(LLM_PROVIDERS) QHORUS_LLM_PROVIDER: LlmProviderName = CONFIG_DEFAULTS.QHORUS_LLM_PROVIDER;
+  @Transform(emptyToUndefined) @IsOptional() @IsString() QHORUS_LLM_API_KEY?: string;
+  @ModelUrl() QHORUS_LLM_BASE_URL?: string;
   @Transform(emptyToUndefined) @IsOptional() @IsString() ANTHROPIC_API_KEY?: string;
-  @Transform(emptyToUndefined) @IsOptional() @IsString() ANTHROPIC_BASE_URL?: string;
-  @IsString() QHORUS_LLM_MODEL: string = CONFIG_DEFAULTS.QHORUS_LLM_MODEL;
+  @ModelUrl() ANTHROPIC_BASE_URL?: string;
+  @Transform(emptyToUndefined) @IsOptional() @IsString() OPENAI_API_KEY?: string;
+  @ModelUrl() OPENAI_BASE_URL?: string;
+  /** Unset → the provider's default (DEFAULT_LLM_MODELS); set but blank → refused at start-up. */
+  @IsOptional() @IsString() QHORUS_LLM_MODEL?: string;
   @IsIn(LLM_MODES) QHORUS_LLM_MODE: (typeof LLM_MODES)[number] = CONFIG_DEFAULTS.QHORUS_LLM_MODE;
   @TimerMs(1) QHORUS_LLM_TIMEOUT_MS: number = CONFIG_DEFAULTS.QHORUS_LLM_TIMEOUT_MS;
   @Transform(toInt) @IsInt() @Min(1) QHORUS_LLM_MAX_TOKENS: number = CONFIG_DEFAULTS.QHORUS_LLM_MAX_TOKENS;
@@ -234,19 +243,40 @@ export class AppConfig {
   get runsWorker(): boolean {
     return this.inProcessQueue || this.QHORUS_ROLE !== 'api';
   }
+  /** The LLM tier's API key: QHORUS_LLM_API_KEY, else the chosen provider's own variable. */
+  get llmApiKey(): string | undefined {
+    return this.QHORUS_LLM_API_KEY ?? (this.QHORUS_LLM_PROVIDER === 'openai' ? this.OPENAI_API_KEY : this.ANTHROPIC_API_KEY);
+  }
+  /** The LLM tier's base URL: QHORUS_LLM_BASE_URL, else the chosen provider's own variable (unset: the SDK's default). */
+  get llmBaseUrl(): string | undefined {
+    return this.QHORUS_LLM_BASE_URL ?? (this.QHORUS_LLM_PROVIDER === 'openai' ? this.OPENAI_BASE_URL : this.ANTHROPIC_BASE_URL);
+  }
+  /** The model: QHORUS_LLM_MODEL, else the chosen provider's default. */
+  get llmModel(): string {
+    return llmModelFor(this.QHORUS_LLM_PROVIDER, this.QHORUS_LLM_MODEL);
+  }
 }
 
 export class ConfigValidationError extends Error {}
+
+/** Knobs without a default (unset is meaningful), read from the environment next to the defaulted ones. */
+export const OPTIONAL_KNOBS = [
+  'DATABASE_URL', 'REDIS_URL', 'QHORUS_ADMIN_TOKEN',
+  'QHORUS_LLM_API_KEY', 'QHORUS_LLM_BASE_URL', 'QHORUS_LLM_MODEL', 'ANTHROPIC_API_KEY', 'ANTHROPIC_BASE_URL', 'OPENAI_API_KEY', 'OPENAI_BASE_URL',
+  'QHORUS_RETENTION_MAX_AGE_DAYS',
+] as const;
 
 /** Reads the knobs from an environment map, applies defaults, and fails fast naming every bad one. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): AppConfig {
   const known = Object.keys(new AppConfig());
   const raw: Record<string, string> = {};
-  for (const key of [...known, 'DATABASE_URL', 'REDIS_URL', 'QHORUS_ADMIN_TOKEN', 'ANTHROPIC_API_KEY', 'ANTHROPIC_BASE_URL', 'QHORUS_RETENTION_MAX_AGE_DAYS']) {
+  for (const key of [...known, ...OPTIONAL_KNOBS]) {
     const value = env[key];
     // `NAME=` (as .env.example writes unset knobs) means unset: the default, not an empty value.
     if (value !== undefined && value.trim() !== '') raw[key] = value;
   }
+  // A model name set but blank is a mistake, not "unset": `QHORUS_LLM_MODEL=` (empty) stays the default.
+  if (env.QHORUS_LLM_MODEL !== undefined && env.QHORUS_LLM_MODEL !== '' && env.QHORUS_LLM_MODEL.trim() === '') raw.QHORUS_LLM_MODEL = env.QHORUS_LLM_MODEL;
   const config = plainToInstance(AppConfig, raw, { exposeDefaultValues: true });
   const errors = validateSync(config, { whitelist: false });
   if (errors.length > 0) {
@@ -256,9 +286,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (config.QHORUS_TIERED_MEDIUM_MAX < config.QHORUS_TIERED_SMALL_MAX) {
     throw new ConfigValidationError('Invalid configuration: QHORUS_TIERED_MEDIUM_MAX must be ≥ QHORUS_TIERED_SMALL_MAX');
   }
+  const providerProblem = modelProviderProblem(config);
+  if (providerProblem) throw new ConfigValidationError(`Invalid configuration: ${providerProblem}`);
   // A hanging model must time out inside the job, so `tiered` can still fall back to its heuristic tier.
-  if (config.ANTHROPIC_API_KEY && config.QHORUS_LLM_TIMEOUT_MS >= config.QHORUS_SUMMARY_TIMEOUT_MS) {
-    throw new ConfigValidationError('Invalid configuration: QHORUS_LLM_TIMEOUT_MS must be < QHORUS_SUMMARY_TIMEOUT_MS when ANTHROPIC_API_KEY is set');
+  if (config.llmApiKey && config.QHORUS_LLM_TIMEOUT_MS >= config.QHORUS_SUMMARY_TIMEOUT_MS) {
+    throw new ConfigValidationError('Invalid configuration: QHORUS_LLM_TIMEOUT_MS must be < QHORUS_SUMMARY_TIMEOUT_MS when an LLM API key is set (QHORUS_LLM_API_KEY, ANTHROPIC_API_KEY or OPENAI_API_KEY)');
   }
   const trustProxyProblem = trustProxyError(config.QHORUS_TRUST_PROXY);
   if (trustProxyProblem) throw new ConfigValidationError(`Invalid configuration: QHORUS_TRUST_PROXY ${trustProxyProblem}`);

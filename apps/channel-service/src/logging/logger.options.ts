@@ -13,6 +13,8 @@ export const REDACTED_PATHS = [
   '*.token',
   '*.apiKey',
   '*.ANTHROPIC_API_KEY',
+  '*.OPENAI_API_KEY',
+  '*.QHORUS_LLM_API_KEY',
   '*.QHORUS_ADMIN_TOKEN',
 ];
 

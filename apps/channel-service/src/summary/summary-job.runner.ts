@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
-import { SummaryResult } from '@qhorus/api';
-import { SummariserRegistry } from '@qhorus/blocks-channel-summary';
+import { SummaryResult, SummaryUpdateContext } from '@qhorus/api';
+import { BUILT_IN_SUMMARISERS, ChannelSummariser, SummariserRegistry } from '@qhorus/blocks-channel-summary';
 import { withAbortableTimeout } from '../common/with-timeout';
 import { AppConfig } from '../config/app-config';
 import { ChannelModelMeter } from '../cost/model-budget';
@@ -22,7 +22,11 @@ export { InvalidSummaryError } from './summary-result.validation';
  * One summary job: summarise the backlog (coversThroughSeq, lastSeq] as read at the start, in
  * bounded chunks (each chunk a running-summary step, so total work is linear in the channel's
  * length), committing each step under a version check. Messages posted meanwhile stay after the
- * watermark for the next job. On failure the slot is untouched except `lastError`.
+ * watermark for the next job. On failure the slot is untouched except `lastError` — but a plain
+ * `llm` channel whose model fails (error, timeout, blank answer, no key, spent budget) commits a
+ * degraded step instead (DESIGN §3): the tracker's state with the heuristic report as the text,
+ * `lastError` and `degraded` saying why, so the failure cooldown still holds; later chunks of the
+ * same job degrade without calling the model again.
  */
 @Injectable()
 export class SummaryJobRunner {
@@ -51,6 +55,8 @@ export class SummaryJobRunner {
     const startedAt = performance.now();
     let tier = NO_TIER;
     let steps = 0;
+    /** Why this job's model failed (a plain `llm` channel only): the remaining chunks degrade too. */
+    let modelFailure: string | null = null;
     // Every model call of this job goes through the channel's budget (a spent one: no call, `degraded` says why).
     const modelCalls = new ChannelModelMeter(channel, startSlot.degraded !== null, this.modelUsage, this.config, (e) => this.events.emit(ModelCallEvent.NAME, e));
     try {
@@ -62,16 +68,22 @@ export class SummaryJobRunner {
         const hook = this.summarisers.hookFor(channel.summariser);
         const coversThroughSeq = slot.coversThroughSeq;
         const previous = await this.grounding.previousFor(channelId, hook, previousResult(slot), coversThroughSeq, batch);
-        // Past the timeout the summariser's signal is aborted and the job waits (bounded) for the
-        // call to end, so the retry that follows never runs alongside it.
-        const result = await withAbortableTimeout(
-          (signal) => hook.update({ channel, previous, coversThroughSeq, messages: batch, signal, modelCalls }),
-          this.config.QHORUS_SUMMARY_TIMEOUT_MS,
-          this.config.QHORUS_SUMMARY_ABORT_GRACE_MS,
-          `summariser '${channel.summariser}'`,
-        );
+        const step: SummaryUpdateContext = { channel, previous, coversThroughSeq, messages: batch, modelCalls };
+        let result: SummaryResult;
+        if (modelFailure === null) {
+          try {
+            result = await this.summarise(hook, step, channel.summariser);
+          } catch (err) {
+            if (channel.summariser !== BUILT_IN_SUMMARISERS.llm) throw err;
+            modelFailure = err instanceof Error ? err.message : String(err);
+            this.logger.warn({ channel: channel.name, coversThroughSeq, err: modelFailure }, 'model failed; committing the state with the heuristic report (degraded)');
+            result = hook.degrade(step, modelFailure);
+          }
+        } else {
+          result = hook.degrade(step, modelFailure);
+        }
         assertValidSummary(result, channel.summariser);
-        ({ slot, dueAgain } = await this.commitOrReload(channel.name, slot, result, batch[batch.length - 1].seq, `summariser:${channel.summariser}`));
+        ({ slot, dueAgain } = await this.commitOrReload(channel.name, slot, result, batch[batch.length - 1].seq, `summariser:${channel.summariser}`, modelFailure));
         tier = result.annotations?.tier ?? tier;
         steps++;
       }
@@ -84,6 +96,21 @@ export class SummaryJobRunner {
     }
     this.emitFinished(channelId, channel.name, 'success', tier, startedAt, steps);
     return dueAgain;
+  }
+
+  /**
+   * One step of the channel's strategy. Past the timeout the summariser's signal is aborted and
+   * the job waits (bounded) for the call to end, so the retry that follows never runs alongside it.
+   */
+  private async summarise(hook: ChannelSummariser, step: SummaryUpdateContext, summariser: string): Promise<SummaryResult> {
+    const result = await withAbortableTimeout(
+      (signal) => hook.update({ ...step, signal }),
+      this.config.QHORUS_SUMMARY_TIMEOUT_MS,
+      this.config.QHORUS_SUMMARY_ABORT_GRACE_MS,
+      `summariser '${summariser}'`,
+    );
+    assertValidSummary(result, summariser);
+    return result;
   }
 
   /** For metrics: one event per job, whatever its outcome. */
@@ -102,6 +129,7 @@ export class SummaryJobRunner {
     result: SummaryResult,
     throughSeq: number,
     by: string,
+    degraded: string | null,
   ): Promise<{ slot: SummarySlot; dueAgain: boolean | undefined }> {
     try {
       const { slot: committed, dueAgain } = await this.summaries.commit({
@@ -112,6 +140,7 @@ export class SummaryJobRunner {
         coversFromSeq: slot.coversThroughSeq + 1,
         coversThroughSeq: throughSeq,
         updatedBy: by,
+        degraded,
       });
       this.events.emit(
         SummaryUpdatedEvent.NAME,

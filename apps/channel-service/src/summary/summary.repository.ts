@@ -41,6 +41,12 @@ export interface SummaryCommit {
   coversFromSeq: number;
   coversThroughSeq: number;
   updatedBy: string;
+  /**
+   * Set for a degraded step (a plain `llm` channel's model failed): why. It is kept as `lastError`
+   * (so the failure cooldown holds) and as `degraded`. Null for a normal step, which clears
+   * `lastError` and leaves `degraded` to the model meter (the next admitted model call clears it).
+   */
+  degraded?: string | null;
 }
 
 /**
@@ -117,6 +123,8 @@ const COMMITTED_COLUMNS = columnNames(SLOT_COLUMNS)
   .join(', ');
 
 // The running token total at the new watermark: one indexed lookup (0 before the first message).
+// A degraded step ($9, why) keeps the failure as last_error (its time drives the cooldown) and in
+// `degraded`; a normal one clears last_error and leaves `degraded` (the model meter owns clearing it).
 // The history keeps the newest $8 versions: older ones are pruned by the same statement (the
 // DELETE sees the table as before the INSERT, so the new row is never a candidate), but never the
 // channel's base version (retention's long memory, DESIGN §10).
@@ -126,7 +134,9 @@ const COMMIT_SQL = `
     SET text = $3, annotations = $4, covers_through_seq = $5,
         covers_through_tokens = COALESCE((SELECT m.tokens_through FROM messages m WHERE m.channel_id = $1 AND m.seq = $5), 0),
         version = s.version + 1,
-        updated_at = now(), updated_by = $6, last_error = NULL, last_error_at = NULL
+        updated_at = now(), updated_by = $6,
+        last_error = $9::text, last_error_at = CASE WHEN $9::text IS NULL THEN NULL ELSE now() END,
+        degraded = COALESCE($9::text, s.degraded), degraded_at = CASE WHEN $9::text IS NULL THEN s.degraded_at ELSE now() END
     WHERE s.channel_id = $1 AND s.version = $2
     RETURNING ${SLOT_COLUMNS}, s.refresh_through_seq, s.base_version
   ), due_flag AS (
@@ -225,7 +235,7 @@ export class SummaryRepository {
   async commit(c: SummaryCommit): Promise<CommittedStep> {
     const rows: (Omit<SummarySlotRow, 'text' | 'annotations'> & { due_again: boolean })[] = await this.db.query(
       COMMIT_SQL,
-      [c.channelId, c.expectedVersion, c.result.text, JSON.stringify(c.result.annotations), c.coversThroughSeq, c.updatedBy, c.coversFromSeq, c.historyKeep],
+      [c.channelId, c.expectedVersion, c.result.text, JSON.stringify(c.result.annotations), c.coversThroughSeq, c.updatedBy, c.coversFromSeq, c.historyKeep, c.degraded ?? null],
     );
     if (rows.length !== 1) throw new StaleSummaryVersionError(`summary of channel ${c.channelId} is no longer at version ${c.expectedVersion}`);
     return { slot: toSlot({ ...rows[0], text: c.result.text, annotations: c.result.annotations }), dueAgain: rows[0].due_again };

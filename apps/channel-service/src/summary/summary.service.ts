@@ -1,7 +1,7 @@
 import { BadRequestException, ConflictException, Injectable } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { SummaryResult } from '@qhorus/api';
-import { SummariserRegistry } from '@qhorus/blocks-channel-summary';
+import { DEGRADED_KEYS, SummariserRegistry } from '@qhorus/blocks-channel-summary';
 import { ANNOTATION_TEXT_TRUNCATED, withoutAnnotations } from '@qhorus/blocks-summarisation';
 import { Principal } from '../auth/principal';
 import { AppConfig } from '../config/app-config';
@@ -72,8 +72,8 @@ export class SummaryService {
         channelId: channel.id,
         historyKeep: this.config.QHORUS_SUMMARY_HISTORY_KEEP,
         expectedVersion: slot.version,
-        // A text written by hand was not cut: a flag describing the previous text goes.
-        result: { text: dto.text, annotations: withoutAnnotations(state.annotations, [ANNOTATION_TEXT_TRUNCATED]) },
+        // A text written by hand was not cut, nor a degraded report: marks describing the previous text go.
+        result: { text: dto.text, annotations: withoutAnnotations(state.annotations, [ANNOTATION_TEXT_TRUNCATED, DEGRADED_KEYS.degraded, DEGRADED_KEYS.reason]) },
         coversFromSeq: slot.coversThroughSeq + 1,
         coversThroughSeq: throughSeq,
         updatedBy: by.name,

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { AppConfig, CONFIG_DEFAULTS, ConfigValidationError, loadConfig, MAX_TIMER_MS, SUMMARY_FAILURE_BACKOFF_SWEEP_INTERVALS, trustProxySetting } from '../../src/config/app-config';
+import { AppConfig, CONFIG_DEFAULTS, ConfigValidationError, loadConfig, MAX_TIMER_MS, OPTIONAL_KNOBS, SUMMARY_FAILURE_BACKOFF_SWEEP_INTERVALS, trustProxySetting } from '../../src/config/app-config';
 
 describe('loadConfig', () => {
   it('applies the named defaults when nothing is set', () => {
@@ -118,7 +118,43 @@ describe('loadConfig', () => {
 
   it('lists every knob in .env.example', () => {
     const example = readFileSync(join(__dirname, '../../../../.env.example'), 'utf8');
-    const knobs = [...Object.keys(CONFIG_DEFAULTS), 'DATABASE_URL', 'REDIS_URL', 'QHORUS_ADMIN_TOKEN', 'ANTHROPIC_API_KEY', 'ANTHROPIC_BASE_URL'];
+    const knobs = [...Object.keys(CONFIG_DEFAULTS), ...OPTIONAL_KNOBS];
     for (const knob of knobs) expect(example).toMatch(new RegExp(`^${knob}=`, 'm'));
+  });
+
+  describe('the model provider (QHORUS_LLM_*)', () => {
+    it('defaults to anthropic with its own key, URL and model', () => {
+      const config = loadConfig({ ANTHROPIC_API_KEY: 'ak', ANTHROPIC_BASE_URL: 'http://proxy:8080', OPENAI_API_KEY: 'ok' });
+      expect([config.QHORUS_LLM_PROVIDER, config.llmApiKey, config.llmBaseUrl, config.llmModel]).toEqual(['anthropic', 'ak', 'http://proxy:8080', 'claude-haiku-4-5']);
+    });
+
+    it('openai: falls back to OPENAI_API_KEY and OPENAI_BASE_URL, with its own default model; the QHORUS_LLM_* ones win', () => {
+      const fallback = loadConfig({ QHORUS_LLM_PROVIDER: 'openai', ANTHROPIC_API_KEY: 'ak', OPENAI_API_KEY: 'ok', OPENAI_BASE_URL: 'http://localhost:11434/v1' });
+      expect([fallback.llmApiKey, fallback.llmBaseUrl, fallback.llmModel]).toEqual(['ok', 'http://localhost:11434/v1', 'gpt-5.4-mini']);
+      const own = loadConfig({ QHORUS_LLM_PROVIDER: 'openai', QHORUS_LLM_API_KEY: 'qk', QHORUS_LLM_BASE_URL: 'https://vllm.internal/v1', QHORUS_LLM_MODEL: 'qwen3:8b', OPENAI_API_KEY: 'ok' });
+      expect([own.llmApiKey, own.llmBaseUrl, own.llmModel]).toEqual(['qk', 'https://vllm.internal/v1', 'qwen3:8b']);
+      expect(loadConfig({ QHORUS_LLM_PROVIDER: 'openai', ANTHROPIC_API_KEY: 'ak' }).llmApiKey).toBeUndefined(); // the other provider's key is not used
+    });
+
+    it.each([
+      [{ QHORUS_LLM_PROVIDER: 'gemini' }, /^Invalid configuration:\n {2}QHORUS_LLM_PROVIDER: QHORUS_LLM_PROVIDER must be one of the following values: anthropic, openai$/],
+      [{ QHORUS_LLM_BASE_URL: 'localhost:11434/v1' }, /^Invalid configuration:\n {2}QHORUS_LLM_BASE_URL: QHORUS_LLM_BASE_URL must be an http:\/\/ or https:\/\/ URL/],
+      [{ OPENAI_BASE_URL: 'ftp://models/v1' }, /^Invalid configuration:\n {2}OPENAI_BASE_URL: OPENAI_BASE_URL must be an http:\/\/ or https:\/\/ URL/],
+      [{ ANTHROPIC_BASE_URL: 'not a url' }, /^Invalid configuration:\n {2}ANTHROPIC_BASE_URL: /],
+      [{ QHORUS_LLM_MODEL: '   ' }, /^Invalid configuration: QHORUS_LLM_MODEL is blank: name a model, or leave it unset for the provider's default$/],
+    ])('refuses %p at start-up in one message naming the setting', (env, message) => {
+      expect(() => loadConfig(env)).toThrow(ConfigValidationError);
+      expect(() => loadConfig(env)).toThrow(message);
+    });
+
+    it('reads an empty QHORUS_LLM_MODEL (as .env.example writes it) as unset: the provider’s default', () => {
+      expect(loadConfig({ QHORUS_LLM_PROVIDER: 'openai', QHORUS_LLM_MODEL: '' }).llmModel).toBe('gpt-5.4-mini');
+    });
+
+    it('with an OpenAI key too, refuses an LLM timeout the job timeout would cut off first', () => {
+      const timeouts = { QHORUS_LLM_TIMEOUT_MS: '5000', QHORUS_SUMMARY_TIMEOUT_MS: '5000' };
+      expect(() => loadConfig({ ...timeouts, QHORUS_LLM_PROVIDER: 'openai', OPENAI_API_KEY: 'k' })).toThrow(/QHORUS_LLM_TIMEOUT_MS must be < QHORUS_SUMMARY_TIMEOUT_MS/);
+      expect(() => loadConfig({ ...timeouts, QHORUS_LLM_API_KEY: 'k' })).toThrow(/QHORUS_LLM_TIMEOUT_MS must be < QHORUS_SUMMARY_TIMEOUT_MS/);
+    });
   });
 });

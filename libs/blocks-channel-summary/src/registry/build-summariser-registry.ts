@@ -1,4 +1,4 @@
-import Anthropic from '@anthropic-ai/sdk';
+import type Anthropic from '@anthropic-ai/sdk';
 import { Message } from '@qhorus/api';
 import {
   ContentSummariser,
@@ -6,6 +6,7 @@ import {
   DEFAULT_SUMMARY_TEXT_MAX_CHARS,
   LlmContentSummariser,
   LlmSummaryMode,
+  ModelClient,
   TieredContentSummariser,
   VerbatimContentSummariser,
 } from '@qhorus/blocks-summarisation';
@@ -13,19 +14,22 @@ import {
   ChannelSummaryLlmOptions,
   ChannelSummaryModuleOptions,
   DEFAULT_LLM_MODE,
-  DEFAULT_LLM_MODEL,
+  DEFAULT_LLM_MODELS,
+  DEFAULT_LLM_PROVIDER,
   DEFAULT_TIERED_T1,
   DEFAULT_TIERED_T2,
 } from '../channel-summary.options';
 import { renderMessage } from '../render-message';
-import { createAnthropicClient } from './anthropic-client';
-import { BUILT_IN_SUMMARISERS, BUILT_IN_SUMMARISER_NAMES, DEFAULT_SUMMARISER_NAME, LLM_UNAVAILABLE_REASON } from './built-in-summarisers';
+import { createModelClient } from './model-client-factory';
+import { BUILT_IN_SUMMARISERS, BUILT_IN_SUMMARISER_NAMES, DEFAULT_SUMMARISER_NAME, llmUnavailableReason } from './built-in-summarisers';
 import { SummariserEntry } from './summariser-availability';
 import { SummariserConfigError } from './summariser-config.error';
 import { SummariserRegistry } from './summariser-registry';
 
-/** Makes the Anthropic client (or null without a key); replaceable in tests. */
-export type AnthropicClientFactory = (llm: ChannelSummaryLlmOptions | undefined) => Anthropic | null;
+/** Makes the model client (or null without a key); replaceable in tests (an SDK client is adapted). */
+export type ModelClientFactory = (llm: ChannelSummaryLlmOptions | undefined) => ModelClient | Anthropic | null;
+/** @deprecated See ModelClientFactory. */
+export type AnthropicClientFactory = ModelClientFactory;
 
 const LLM_MODES: Readonly<Record<string, LlmSummaryMode>> = Object.freeze({
   EDIT: LlmSummaryMode.EDIT,
@@ -46,7 +50,7 @@ const LLM_MODES: Readonly<Record<string, LlmSummaryMode>> = Object.freeze({
 export function buildSummariserRegistry(
   options: ChannelSummaryModuleOptions,
   heuristic: ContentSummariser<Message>,
-  createClient: AnthropicClientFactory = createAnthropicClient,
+  createClient: ModelClientFactory = createModelClient,
 ): SummariserRegistry {
   const maxChars = options.textMaxChars ?? DEFAULT_SUMMARY_TEXT_MAX_CHARS;
   const verbatim = new VerbatimContentSummariser<Message>(renderMessage, { maxChars });
@@ -61,7 +65,7 @@ export function buildSummariserRegistry(
   const entries = new Map<string, SummariserEntry>([
     [BUILT_IN_SUMMARISERS.heuristic, { summariser: heuristic }],
     [BUILT_IN_SUMMARISERS.verbatim, { summariser: verbatim }],
-    [BUILT_IN_SUMMARISERS.llm, { summariser: llm, unavailableReason: LLM_UNAVAILABLE_REASON }],
+    [BUILT_IN_SUMMARISERS.llm, { summariser: llm, unavailableReason: llmUnavailableReason(options.llm?.provider ?? DEFAULT_LLM_PROVIDER) }],
     [BUILT_IN_SUMMARISERS.tiered, { summariser: tiered }],
   ]);
   for (const [name, summariser] of Object.entries(options.strategies ?? {})) {
@@ -79,15 +83,16 @@ export function buildSummariserRegistry(
   return new SummariserRegistry(entries, options.defaultStrategy ?? DEFAULT_SUMMARISER_NAME, maxChars);
 }
 
-function buildLlm(llm: ChannelSummaryLlmOptions | undefined, createClient: AnthropicClientFactory, maxChars: number): LlmContentSummariser<Message> {
+function buildLlm(llm: ChannelSummaryLlmOptions | undefined, createClient: ModelClientFactory, maxChars: number): LlmContentSummariser<Message> {
   const modeName = llm?.mode ?? DEFAULT_LLM_MODE;
   const mode = Object.hasOwn(LLM_MODES, modeName) ? LLM_MODES[modeName] : undefined;
   if (mode === undefined) throw new SummariserConfigError(`llm.mode must be one of ${Object.keys(LLM_MODES).join(', ')} (got '${modeName}')`);
   return new LlmContentSummariser<Message>(createClient(llm), renderMessage, mode, {
-    model: llm?.model ?? DEFAULT_LLM_MODEL,
+    model: llm?.model ?? DEFAULT_LLM_MODELS[llm?.provider ?? DEFAULT_LLM_PROVIDER],
     maxTokens: llm?.maxTokens,
     // llm.temperature is not forwarded: the LLM summariser ignores it (the API rejects sampling parameters).
     timeoutMs: llm?.timeoutMs ?? DEFAULT_LLM_TIMEOUT_MS,
     maxChars,
+    unavailableReason: llmUnavailableReason(llm?.provider ?? DEFAULT_LLM_PROVIDER),
   });
 }
