@@ -19,6 +19,7 @@ import { ProjectionModule } from './projection/projection.module';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
 import { SummaryModule } from './summary/summary.module';
 import { ThreadsModule } from './threads/threads.module';
+import { WebhooksModule } from './webhooks/webhooks.module';
 
 /** Ways to extend the service when embedding it (tests, domain teams' own entry points). */
 export interface AppModuleOptions {
@@ -70,6 +71,7 @@ export class AppModule {
         EventStreamsModule,
         HealthModule,
         MetricsModule,
+        WebhooksModule,
         ...(options.imports ?? []),
       ],
     };

@@ -26,6 +26,11 @@ export const OPERATION_ERRORS: Record<string, number[]> = {
   ChannelsController_update: [403],
   MessagesController_post: [403, 409, 429],
   SummaryController_override: [409],
+  WebhooksController_create: [403],
+  WebhooksController_get: [404],
+  WebhooksController_delete: [404],
+  WebhooksController_test: [404, 409],
+  WebhooksController_deliveries: [404],
 };
 
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { SummaryResult } from '@qhorus/api';
 import { Database } from '../database/database';
+import { webhookOutboxCte } from '../common/webhook-outbox';
 import {
   ChannelRow,
   CHANNEL_COLUMNS,
@@ -137,7 +138,7 @@ const COMMIT_SQL = `
   ), pruned AS (
     DELETE FROM channel_summary_history old USING committed
     WHERE old.channel_id = committed.channel_id AND old.version <= committed.version - $8::int
-  )
+  ), ${webhookOutboxCte('wo', 'summary', 'committed', 'committed.channel_id', 'committed.version')}
   SELECT ${COMMITTED_COLUMNS}, (${DUE}) AS due_again FROM committed s JOIN channels c ON c.id = s.channel_id`;
 
 /**
