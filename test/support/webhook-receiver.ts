@@ -7,6 +7,8 @@ export interface ReceivedWebhook {
   body: string;
   json: any;
   at: number;
+  /** The sender's port on loopback (to find which process sent it). */
+  remotePort: number;
 }
 
 /** Decides the status of each request (default 200); may delay its answer. */
@@ -55,7 +57,7 @@ export class WebhookReceiver {
     } catch {
       // recorded as text
     }
-    const got: ReceivedWebhook = { headers: req.headers as Record<string, string>, body, json, at: Date.now() };
+    const got: ReceivedWebhook = { headers: req.headers as Record<string, string>, body, json, at: Date.now(), remotePort: req.socket.remotePort ?? 0 };
     this.received.push(got);
     const status = await this.responder(got, this.received.length);
     res.writeHead(status, { 'content-type': 'text/plain' }).end('ok');
