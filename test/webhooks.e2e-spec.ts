@@ -190,7 +190,10 @@ describe('webhooks (DESIGN §11)', () => {
       expect([method, path, res.status]).toEqual([method, path, 404]);
     }
     expect((await t.admin.get(`/api/v1/webhooks/${hook.id}`)).status).toBe(200);
-    expect((await carol.request('DELETE', `/api/v1/webhooks/${hook.id}`)).status).toBe(204);
+    const deleted = await carol.request('DELETE', `/api/v1/webhooks/${hook.id}`);
+    expect(deleted.status).toBe(200);
+    expect(deleted.body).toMatchObject({ id: hook.id, owner: 'carol' });
+    expect(deleted.body).not.toHaveProperty('secret');
     expect((await carol.get(`/api/v1/webhooks/${hook.id}`)).status).toBe(404);
     expect((await carol.get('/api/v1/webhooks/wh_nonexistent')).status).toBe(404);
   });

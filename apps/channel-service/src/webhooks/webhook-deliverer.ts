@@ -1,6 +1,7 @@
 import { BeforeApplicationShutdown, Injectable, Logger, NotFoundException, OnApplicationBootstrap } from '@nestjs/common';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { ADMIN_NAME } from '../auth/principal';
+import { TimeoutError, withTimeout } from '../common/with-timeout';
 import { AppConfig } from '../config/app-config';
 import { parseWebhookAllowList, WebhookAllowList } from '../config/webhook-allowed-hosts';
 import { MessageRow } from '../messages/message.entity';
@@ -33,6 +34,8 @@ export class WebhookDeliverer implements OnApplicationBootstrap, BeforeApplicati
   private readonly allow: WebhookAllowList;
   private readonly schedule: RetrySchedule;
   private readonly inFlight = new Set<Promise<void>>();
+  /** Ends the attempts still in flight when the shutdown grace is over. */
+  private readonly stopping = new AbortController();
   private poll: NodeJS.Timeout | null = null;
   private pumping = false;
   private again = false;
@@ -64,6 +67,7 @@ export class WebhookDeliverer implements OnApplicationBootstrap, BeforeApplicati
     // taken over by another worker once its lease runs out.
     const grace = new Promise((resolve) => setTimeout(resolve, this.config.QHORUS_SHUTDOWN_TIMEOUT_MS).unref());
     await Promise.race([Promise.allSettled([...this.inFlight]), grace]);
+    this.stopping.abort();
   }
 
   /** Fans out and delivers until nothing is due or every slot is busy (a finishing delivery drains again). */
@@ -144,10 +148,12 @@ export class WebhookDeliverer implements OnApplicationBootstrap, BeforeApplicati
   /** Checks the address now (DNS may have moved), signs and sends; a refused address is a failed attempt. */
   private async send(d: ClaimedDelivery, payload: WebhookPayload): Promise<SendOutcome> {
     let target;
+    const timeoutMs = this.config.QHORUS_WEBHOOK_TIMEOUT_MS;
     try {
-      target = await checkTarget(d.url, this.allow);
+      // A resolver that does not answer is a failed attempt too, within the same timeout.
+      target = await withTimeout(checkTarget(d.url, this.allow), timeoutMs, 'resolving the host');
     } catch (e) {
-      if (e instanceof WebhookTargetRefused) return { status: null, error: e.message, durationMs: 0 };
+      if (e instanceof WebhookTargetRefused || e instanceof TimeoutError) return { status: null, error: e.message, durationMs: 0 };
       throw e;
     }
     const body = JSON.stringify(payload);
@@ -158,7 +164,7 @@ export class WebhookDeliverer implements OnApplicationBootstrap, BeforeApplicati
       'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
       'webhook-signature': new StandardWebhook(d.secret).sign(d.id, now, body),
     };
-    return sendWebhook(target, headers, body, { timeoutMs: this.config.QHORUS_WEBHOOK_TIMEOUT_MS, maxResponseBytes: this.config.QHORUS_WEBHOOK_MAX_RESPONSE_BYTES });
+    return sendWebhook(target, headers, body, { timeoutMs, maxResponseBytes: this.config.QHORUS_WEBHOOK_MAX_RESPONSE_BYTES, signal: this.stopping.signal });
   }
 
   private async drop(d: ClaimedDelivery, why: Dropped): Promise<void> {

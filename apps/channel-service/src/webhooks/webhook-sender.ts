@@ -13,6 +13,8 @@ export interface SendOutcome {
 export interface SendOptions {
   timeoutMs: number;
   maxResponseBytes: number;
+  /** Aborted at shutdown: the attempt ends at once (its lease hands it to another worker). */
+  signal?: AbortSignal;
 }
 
 /** A lookup that answers the checked address and nothing else: the socket connects where the guard looked. */
@@ -45,6 +47,7 @@ export function sendWebhook(target: CheckedTarget, headers: Record<string, strin
       agent: false,
       lookup: pinnedLookup(target),
       headers: { ...headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) },
+      signal: options.signal,
     });
     const timer = setTimeout(() => {
       finish(null, `timed out after ${options.timeoutMs} ms`);

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, HttpStatus, Param, Post, Query } from '@nestjs/common';
-import { ApiAcceptedResponse, ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiAcceptedResponse, ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal } from '../auth/auth.decorators';
 import { Principal } from '../auth/principal';
 import { NoQuery, NoQueryPipe } from '../common/no-query.pipe';
@@ -37,12 +37,11 @@ export class WebhooksController {
     return this.webhooks.get(id, by);
   }
 
-  /** Deletes a webhook and every delivery it still had pending. */
+  /** Deletes a webhook and every delivery it still had pending; answers the hook as it was. */
   @Delete(':id')
-  @HttpCode(HttpStatus.NO_CONTENT)
-  @ApiNoContentResponse()
-  async delete(@Param('id') id: string, @CurrentPrincipal() by: Principal): Promise<void> {
-    await this.webhooks.delete(id, by);
+  @ApiOkResponse({ type: WebhookResponse })
+  delete(@Param('id') id: string, @CurrentPrincipal() by: Principal): Promise<WebhookResponse> {
+    return this.webhooks.delete(id, by);
   }
 
   /** Queues a `webhook.test` event for the hook, delivered (and retried) like any other. */

@@ -31,7 +31,7 @@ const INSERT_SQL = `
 const LIST_ALL_SQL = `SELECT ${WEBHOOK_COLUMNS} FROM webhooks ORDER BY created_at, id`;
 const LIST_OWN_SQL = `SELECT ${WEBHOOK_COLUMNS} FROM webhooks WHERE owner = $1 ORDER BY created_at, id`;
 const FIND_SQL = `SELECT ${WEBHOOK_COLUMNS} FROM webhooks WHERE id = $1 AND ($2 OR owner = $3)`;
-const DELETE_SQL = `DELETE FROM webhooks WHERE id = $1 AND ($2 OR owner = $3) RETURNING id`;
+const DELETE_SQL = `DELETE FROM webhooks WHERE id = $1 AND ($2 OR owner = $3) RETURNING ${WEBHOOK_COLUMNS}`;
 const ATTEMPTS_SQL = `SELECT ${WEBHOOK_ATTEMPT_COLUMNS} FROM webhook_attempts WHERE webhook_id = $1 ORDER BY id DESC LIMIT $2`;
 const ENQUEUE_TEST_SQL = `
   INSERT INTO webhook_deliveries (id, webhook_id, type, event_at) SELECT $2, id, '${WEBHOOK_TEST_EVENT}', now() FROM webhooks
@@ -144,8 +144,10 @@ export class WebhooksRepository {
     return rows[0] ? toWebhook(rows[0]) : null;
   }
 
-  async delete(id: string, by: HookViewer): Promise<boolean> {
-    return (await this.db.query(DELETE_SQL, [id, by.admin, by.name])).length === 1;
+  /** The hook as it was; null when there was none the viewer may manage. */
+  async delete(id: string, by: HookViewer): Promise<Webhook | null> {
+    const rows: WebhookRow[] = await this.db.query(DELETE_SQL, [id, by.admin, by.name]);
+    return rows[0] ? toWebhook(rows[0]) : null;
   }
 
   async attempts(id: string, limit: number): Promise<WebhookAttemptRow[]> {

@@ -2,6 +2,7 @@ import { ConflictException, ForbiddenException, Injectable, NotFoundException } 
 import { randomBytes, randomUUID } from 'node:crypto';
 import { isAdmin, Principal } from '../auth/principal';
 import { fieldProblem } from '../common/validation.pipe';
+import { TimeoutError, withTimeout } from '../common/with-timeout';
 import { AppConfig } from '../config/app-config';
 import { parseWebhookAllowList, WebhookAllowList } from '../config/webhook-allowed-hosts';
 import { CreateWebhookDto } from './dto/create-webhook.dto';
@@ -30,9 +31,10 @@ export class WebhooksService {
 
   async create(dto: CreateWebhookDto, by: Principal): Promise<CreatedWebhookResponse> {
     try {
-      await checkTarget(dto.url, this.allow);
+      await withTimeout(checkTarget(dto.url, this.allow), this.config.QHORUS_WEBHOOK_TIMEOUT_MS, `resolving the host of '${dto.url}'`);
     } catch (e) {
       if (e instanceof WebhookTargetRefused) throw fieldProblem('url', e.message.replace(/^url /, ''));
+      if (e instanceof TimeoutError) throw fieldProblem('url', `'${dto.url}' is refused: ${e.message}`);
       throw e;
     }
     const secret = SECRET_PREFIX + randomBytes(SECRET_BYTES).toString('base64');
@@ -62,8 +64,10 @@ export class WebhooksService {
     return webhookView(await this.find(id, by));
   }
 
-  async delete(id: string, by: Principal): Promise<void> {
-    if (!(await this.hooks.delete(id, viewer(by)))) throw webhookNotFound(id);
+  async delete(id: string, by: Principal): Promise<WebhookResponse> {
+    const deleted = await this.hooks.delete(id, viewer(by));
+    if (!deleted) throw webhookNotFound(id);
+    return webhookView(deleted);
   }
 
   async test(id: string, by: Principal): Promise<WebhookTestResponse> {
