@@ -1,5 +1,6 @@
 import { Webhook } from 'standardwebhooks';
 import { ApiClient, waitFor } from './support/http';
+import { connectMcp } from './support/mcp-client';
 import { startTestApp, TestApp } from './support/test-app';
 import { ReceivedWebhook, WebhookReceiver } from './support/webhook-receiver';
 
@@ -196,6 +197,15 @@ describe('webhooks (DESIGN §11)', () => {
     expect(deleted.body).not.toHaveProperty('secret');
     expect((await carol.get(`/api/v1/webhooks/${hook.id}`)).status).toBe(404);
     expect((await carol.get('/api/v1/webhooks/wh_nonexistent')).status).toBe(404);
+  });
+
+  it('the MCP server tells an agent how it is reached when it is not running', async () => {
+    const mcp = await connectMcp(t.baseUrl, alice.token);
+    try {
+      expect(mcp.getInstructions()).toMatch(/POST \/api\/v1\/webhooks.*qhorus webhook add.*qhorus inbox --wait/s);
+    } finally {
+      await mcp.close();
+    }
   });
 
   describe('bad input is a 400 naming what is wrong', () => {
