@@ -158,7 +158,7 @@ async function throughputAndLatency(stamp, poolSize, receiver) {
 }
 
 async function outboxDrain(stamp, poolSize, receiver) {
-  const db = await createDatabase(stamp, 'webhooks-drain');
+  const db = await createDatabase(stamp, 'whdrain');
   const queuePrefix = `qbench-${stamp}-webhooks-drain`;
   const api = await startService({ databaseUrl: db.url, queuePrefix, poolSize, env: { ...SERVICE_ENV, QHORUS_ROLE: 'api' }, label: 'api' });
   let worker = null;

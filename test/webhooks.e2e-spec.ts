@@ -262,3 +262,32 @@ describe('webhooks on the in-process queue (no Redis)', () => {
     expect(rx.received.map((r) => r.json.data.content).sort()).toEqual(['a', 'b', 'c']);
   });
 });
+
+describe.each([
+  ['BullMQ', false],
+  ['in-process', true],
+])('webhooks woken by the post, not the poll (%s)', (_driver, inProcessQueue) => {
+  /** Far longer than the test waits: only the wake-up can deliver in time. */
+  const NO_POLL_MS = '600000';
+  let t: TestApp;
+  let rx: WebhookReceiver;
+
+  beforeAll(async () => {
+    t = await startTestApp('webhooks-wake', { env: { ...WEBHOOK_TEST_ENV, QHORUS_WEBHOOK_POLL_MS: NO_POLL_MS }, inProcessQueue });
+    rx = await new WebhookReceiver().start();
+  });
+  afterAll(async () => {
+    await t?.close();
+    await rx?.stop();
+  });
+
+  it('delivers each post within seconds', async () => {
+    const alice = await t.agent('alice');
+    await alice.post('/api/v1/channels', { name: 'c', summaryThreshold: 10_000 });
+    expect((await t.admin.post('/api/v1/webhooks', { url: rx.url, events: ['message.posted'] })).status).toBe(201);
+    for (let i = 1; i <= 3; i++) {
+      const sent = await alice.post('/api/v1/channels/c/messages', { content: `wake ${i}` });
+      await waitFor(async () => rx.received.some((r) => r.json.data.seq === sent.body.seq), `post ${i}`, 5_000);
+    }
+  });
+});
