@@ -10,6 +10,7 @@ import { ThreadIndex1765600000000 } from './1765600000000-thread-index';
 import { ChannelQuotaCounter1765700000000 } from './1765700000000-channel-quota-counter';
 import { DataLifecycle1765800000000 } from './1765800000000-data-lifecycle';
 import { RetentionArchive1765810000000 } from './1765810000000-retention-archive';
+import { Webhooks1765820000000 } from './1765820000000-webhooks';
 
 /** Every migration, in timestamp order. Listed explicitly so the app, the CLI and jest load the same set. */
 export const MIGRATIONS = [
@@ -23,6 +24,7 @@ export const MIGRATIONS = [
   ChannelQuotaCounter1765700000000,
   DataLifecycle1765800000000,
   RetentionArchive1765810000000,
+  Webhooks1765820000000,
 ];
 
 /** A connection attempt with no answer by then fails (a refused or black-holed server). */

@@ -18,6 +18,10 @@ const THREAD = 'vault-thread';
 /** Agents the admin revokes and rotates in the matrix. */
 const EXPENDABLE = 'expendable';
 const ROTATABLE = 'rotatable';
+/** Webhooks: the member's own (the others' is a 404 to a non-owner), and hooks deleted one per call. */
+const HOOK_URL = 'http://127.0.0.1:9/hook';
+const memberHooks: { kept: string; deletable: string[] } = { kept: '', deletable: [] };
+const hook = (rest = '') => `/api/v1/webhooks/${memberHooks.kept}${rest}`;
 
 interface Call {
   path: string;
@@ -71,6 +75,12 @@ const MATRIX: Row[] = [
   { method: 'GET', url: '/mcp', call: () => ({ path: '/mcp' }), expect: statuses(401, 401, 405, 405, 405) },
   { method: 'DELETE', url: '/mcp', call: () => ({ path: '/mcp' }), expect: statuses(401, 401, 405, 405, 405) },
   { method: 'GET', url: '/metrics', call: () => ({ path: '/metrics' }), expect: statuses(401, 401, 200, 200, 200) },
+  { method: 'POST', url: '/api/v1/webhooks', call: () => ({ path: '/api/v1/webhooks', body: { url: HOOK_URL, events: ['message.posted'] } }), expect: statuses(401, 401, 201, 201, 201) },
+  { method: 'GET', url: '/api/v1/webhooks', call: () => ({ path: '/api/v1/webhooks' }), expect: statuses(401, 401, 200, 200, 200) },
+  { method: 'GET', url: '/api/v1/webhooks/:id', call: () => ({ path: hook() }), expect: statuses(401, 401, 404, 200, 200) },
+  { method: 'GET', url: '/api/v1/webhooks/:id/deliveries', call: () => ({ path: hook('/deliveries') }), expect: statuses(401, 401, 404, 200, 200) },
+  { method: 'POST', url: '/api/v1/webhooks/:id/test', call: () => ({ path: hook('/test') }), expect: statuses(401, 401, 404, 202, 202) },
+  { method: 'DELETE', url: '/api/v1/webhooks/:id', call: () => ({ path: `/api/v1/webhooks/${memberHooks.deletable.shift()}` }), expect: statuses(401, 401, 404, 200, 200) },
 ];
 
 /** Readiness, liveness, API docs and the dashboard's static files: no token needed, no data inside. */
@@ -105,7 +115,7 @@ describe('auth matrix: every endpoint × {no token, wrong token, non-member, mem
   }
 
   beforeAll(async () => {
-    t = await startTestApp('authmatrix', { beforeListen: recorder.beforeListen, env: { QHORUS_RATE_LIMIT_BURST: '100000', QHORUS_AUTH_FAILURE_BURST: '100000' } });
+    t = await startTestApp('authmatrix', { beforeListen: recorder.beforeListen, env: { QHORUS_RATE_LIMIT_BURST: '100000', QHORUS_AUTH_FAILURE_BURST: '100000', QHORUS_WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' } });
     await t.agent(EXPENDABLE);
     await t.agent(ROTATABLE);
     const member = await t.agent('member');
@@ -116,6 +126,8 @@ describe('auth matrix: every endpoint × {no token, wrong token, non-member, mem
     await member.post(ch(PRIVATE, '/messages'), { type: 'QUERY', content: 'the code?', correlationId: THREAD });
     await member.post(ch(PRIVATE, '/messages'), { type: 'DONE', correlationId: THREAD });
     await waitFor(async () => (await member.get(ch(PRIVATE, `/threads/${THREAD}/summary`))).status === 200, 'the private thread summary');
+    const hooks = await Promise.all(Array.from({ length: 1 + WHO.length }, () => member.post('/api/v1/webhooks', { url: HOOK_URL, events: ['message.posted'] })));
+    [memberHooks.kept, ...memberHooks.deletable] = hooks.map((res) => res.body.id as string);
   });
   afterAll(() => t?.close());
 

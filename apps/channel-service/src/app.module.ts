@@ -24,6 +24,7 @@ import { RetentionModule } from './retention/retention.module';
 import { ExportModule } from './export/export.module';
 import { SummaryModule } from './summary/summary.module';
 import { ThreadsModule } from './threads/threads.module';
+import { WebhooksModule } from './webhooks/webhooks.module';
 
 /** Ways to extend the service when embedding it (tests, domain teams' own entry points). */
 export interface AppModuleOptions {
@@ -81,6 +82,7 @@ export class AppModule {
         EventStreamsModule,
         HealthModule,
         MetricsModule,
+        WebhooksModule,
         ...(options.imports ?? []),
       ],
     };

@@ -4,6 +4,7 @@ import { agentsCommand } from './commands/agents';
 import { channelsCommand } from './commands/channels';
 import { historyCommand, postCommand, tailCommand } from './commands/messages';
 import { contextCommand, inboxCommand, summaryCommand } from './commands/summary';
+import { webhookCommand } from './commands/webhooks';
 
 /** The `qhorus` command line (DESIGN §9), on the typed client: it speaks HTTP only. */
 export function buildProgram(): Command {
@@ -15,7 +16,7 @@ export function buildProgram(): Command {
     // One line after a usage error, then where the usage is (the whole help drowned the error).
     .showHelpAfterError("(run 'qhorus --help' for usage)")
     .exitOverride();
-  for (const command of [agentsCommand(), channelsCommand(), postCommand(), tailCommand(), historyCommand(), summaryCommand(), contextCommand(), inboxCommand()]) {
+  for (const command of [agentsCommand(), channelsCommand(), postCommand(), tailCommand(), historyCommand(), summaryCommand(), contextCommand(), inboxCommand(), webhookCommand()]) {
     program.addCommand(command);
   }
   // Errors of subcommands too come back as CommanderError instead of exiting the process.

@@ -16,6 +16,9 @@ export type Message = Schemas['MessageResponse'];
 export type Summary = Schemas['SummaryResponse'];
 export type PostMessage = Schemas['PostMessageDto'];
 export type CreateChannel = Schemas['CreateChannelDto'];
+export type CreateWebhook = Schemas['CreateWebhookDto'];
+export type Webhook = Schemas['WebhookResponse'];
+export type WebhookAttempt = Schemas['WebhookAttemptResponse'];
 type Query<K extends OperationId> = NonNullable<CallArgs<K>['query']>;
 
 export interface QhorusClientOptions {
@@ -251,6 +254,28 @@ export class QhorusClient {
   /** Admin: the audit log of lifecycle operations, oldest first, after an entry id. */
   audit(query: Query<'AuditController_list'> = {}) {
     return this.call('AuditController_list', { query });
+  }
+  // Webhooks (an agent manages its own; the admin every one)
+  /** Subscribes the caller; the answer carries the signing secret (`whsec_…`), shown this once. */
+  createWebhook(webhook: CreateWebhook) {
+    return this.call('WebhooksController_create', { body: webhook });
+  }
+  listWebhooks() {
+    return this.call('WebhooksController_list');
+  }
+  getWebhook(id: string) {
+    return this.call('WebhooksController_get', { path: { id } });
+  }
+  deleteWebhook(id: string) {
+    return this.call('WebhooksController_delete', { path: { id } });
+  }
+  /** Queues a signed `webhook.test` event for the hook; its webhook-id comes back. */
+  testWebhook(id: string) {
+    return this.call('WebhooksController_test', { path: { id } });
+  }
+  /** The newest delivery attempts, newest first. */
+  webhookDeliveries(id: string, query: Query<'WebhooksController_deliveries'> = {}) {
+    return this.call('WebhooksController_deliveries', { path: { id }, query });
   }
 
   // Context projection

@@ -3,6 +3,7 @@ import { isIP } from 'node:net';
 import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, MinLength, validateSync } from 'class-validator';
 import { DEFAULT_SUMMARY_TEXT_MAX_CHARS, SUMMARY_TEXT_MIN_CHARS } from '@qhorus/blocks-summarisation';
 import { llmModelFor, LLM_PROVIDERS, LlmProviderName, modelProviderProblem, ModelUrl } from './model-provider-config';
+import { parseWebhookAllowList } from './webhook-allowed-hosts';
 
 export const ROLES = ['api', 'worker', 'all'] as const;
 export type Role = (typeof ROLES)[number];
@@ -86,6 +87,19 @@ export const CONFIG_DEFAULTS = {
   QHORUS_ERASE_BATCH_SIZE: 500,
   QHORUS_REDACTION_REASON_MAX_CHARS: 1_000,
   LOG_LEVEL: 'info' as (typeof LOG_LEVELS)[number],
+  // Webhooks (DESIGN §11)
+  QHORUS_WEBHOOK_ALLOWED_HOSTS: '',
+  QHORUS_WEBHOOK_TIMEOUT_MS: 10_000,
+  QHORUS_WEBHOOK_BACKOFF_MIN_MS: 5_000,
+  QHORUS_WEBHOOK_BACKOFF_MAX_MS: 10 * 60 * 60 * 1000,
+  QHORUS_WEBHOOK_GIVE_UP_MS: 24 * 60 * 60 * 1000,
+  QHORUS_WEBHOOK_LEASE_MS: 30_000,
+  QHORUS_WEBHOOK_POLL_MS: 1_000,
+  QHORUS_WEBHOOK_CONCURRENCY: 16,
+  QHORUS_WEBHOOK_FANOUT_BATCH: 100,
+  QHORUS_WEBHOOK_MAX_RESPONSE_BYTES: 64 * 1024,
+  QHORUS_WEBHOOK_LOG_KEEP: 100,
+  QHORUS_MAX_WEBHOOKS_PER_AGENT: 100,
 } as const;
 
 /** The failure backoff of a channel's summary, in sweep intervals (see `summaryFailureBackoffMs`). */
@@ -227,6 +241,31 @@ export class AppConfig {
   @Transform(toInt) @IsInt() @Min(1) QHORUS_REDACTION_REASON_MAX_CHARS: number = CONFIG_DEFAULTS.QHORUS_REDACTION_REASON_MAX_CHARS;
   @IsIn(LOG_LEVELS) LOG_LEVEL: (typeof LOG_LEVELS)[number] = CONFIG_DEFAULTS.LOG_LEVEL;
 
+  // Webhooks (DESIGN §11, webhooks/)
+  /** Hosts (by name) and addresses or CIDRs a webhook may reach although private, loopback or link-local (comma list). */
+  @IsString() QHORUS_WEBHOOK_ALLOWED_HOSTS: string = CONFIG_DEFAULTS.QHORUS_WEBHOOK_ALLOWED_HOSTS;
+  /** One delivery attempt, connection to the end of the (bounded) answer; longer is a failure, retried. */
+  @TimerMs(1) QHORUS_WEBHOOK_TIMEOUT_MS: number = CONFIG_DEFAULTS.QHORUS_WEBHOOK_TIMEOUT_MS;
+  /** Retry backoff: exponential from this, with jitter, up to QHORUS_WEBHOOK_BACKOFF_MAX_MS. */
+  @TimerMs(1) QHORUS_WEBHOOK_BACKOFF_MIN_MS: number = CONFIG_DEFAULTS.QHORUS_WEBHOOK_BACKOFF_MIN_MS;
+  @TimerMs(1) QHORUS_WEBHOOK_BACKOFF_MAX_MS: number = CONFIG_DEFAULTS.QHORUS_WEBHOOK_BACKOFF_MAX_MS;
+  /** An event still failing this long after it was first due disables its hook (the reason is shown on GET). */
+  @TimerMs(1) QHORUS_WEBHOOK_GIVE_UP_MS: number = CONFIG_DEFAULTS.QHORUS_WEBHOOK_GIVE_UP_MS;
+  /** A claimed delivery is another worker's after this long (a worker killed mid-delivery): the takeover time. */
+  @TimerMs(100) QHORUS_WEBHOOK_LEASE_MS: number = CONFIG_DEFAULTS.QHORUS_WEBHOOK_LEASE_MS;
+  /** How often workers look for due deliveries and unread outbox rows without being woken. */
+  @TimerMs(10) QHORUS_WEBHOOK_POLL_MS: number = CONFIG_DEFAULTS.QHORUS_WEBHOOK_POLL_MS;
+  /** Deliveries in flight per worker process. */
+  @Transform(toInt) @IsInt() @Min(1) QHORUS_WEBHOOK_CONCURRENCY: number = CONFIG_DEFAULTS.QHORUS_WEBHOOK_CONCURRENCY;
+  /** Outbox rows fanned out to hooks per statement. */
+  @Transform(toInt) @IsInt() @Min(1) QHORUS_WEBHOOK_FANOUT_BATCH: number = CONFIG_DEFAULTS.QHORUS_WEBHOOK_FANOUT_BATCH;
+  /** Most bytes of a receiver's answer read (then the connection is closed; the status still counts). */
+  @Transform(toInt) @IsInt() @Min(0) QHORUS_WEBHOOK_MAX_RESPONSE_BYTES: number = CONFIG_DEFAULTS.QHORUS_WEBHOOK_MAX_RESPONSE_BYTES;
+  /** Delivery attempts kept per hook (GET /webhooks/{id}/deliveries), the newest. */
+  @Transform(toInt) @IsInt() @Min(1) QHORUS_WEBHOOK_LOG_KEEP: number = CONFIG_DEFAULTS.QHORUS_WEBHOOK_LOG_KEEP;
+  /** Webhooks one agent may have (403 above); the admin is not limited. */
+  @Transform(toInt) @IsInt() @Min(1) QHORUS_MAX_WEBHOOKS_PER_AGENT: number = CONFIG_DEFAULTS.QHORUS_MAX_WEBHOOKS_PER_AGENT;
+
   get embeddedDatabase(): boolean {
     return !this.DATABASE_URL;
   }
@@ -292,9 +331,26 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (config.llmApiKey && config.QHORUS_LLM_TIMEOUT_MS >= config.QHORUS_SUMMARY_TIMEOUT_MS) {
     throw new ConfigValidationError('Invalid configuration: QHORUS_LLM_TIMEOUT_MS must be < QHORUS_SUMMARY_TIMEOUT_MS when an LLM API key is set (QHORUS_LLM_API_KEY, ANTHROPIC_API_KEY or OPENAI_API_KEY)');
   }
+  checkWebhookConfig(config);
   const trustProxyProblem = trustProxyError(config.QHORUS_TRUST_PROXY);
   if (trustProxyProblem) throw new ConfigValidationError(`Invalid configuration: QHORUS_TRUST_PROXY ${trustProxyProblem}`);
   return config;
+}
+
+/** The webhook knobs that depend on each other, and the allow list (webhooks/). */
+function checkWebhookConfig(config: AppConfig): void {
+  try {
+    parseWebhookAllowList(config.QHORUS_WEBHOOK_ALLOWED_HOSTS);
+  } catch (e) {
+    throw new ConfigValidationError(`Invalid configuration: QHORUS_WEBHOOK_ALLOWED_HOSTS ${(e as Error).message}`);
+  }
+  // A lease shorter than an attempt would hand a delivery still in flight to a second worker.
+  if (config.QHORUS_WEBHOOK_LEASE_MS <= config.QHORUS_WEBHOOK_TIMEOUT_MS) {
+    throw new ConfigValidationError('Invalid configuration: QHORUS_WEBHOOK_LEASE_MS must be > QHORUS_WEBHOOK_TIMEOUT_MS');
+  }
+  if (config.QHORUS_WEBHOOK_BACKOFF_MAX_MS < config.QHORUS_WEBHOOK_BACKOFF_MIN_MS) {
+    throw new ConfigValidationError('Invalid configuration: QHORUS_WEBHOOK_BACKOFF_MAX_MS must be ≥ QHORUS_WEBHOOK_BACKOFF_MIN_MS');
+  }
 }
 
 /** proxy-addr's named ranges, accepted in QHORUS_TRUST_PROXY next to addresses and CIDRs. */

@@ -35,6 +35,11 @@ export const OPERATION_ERRORS: Record<string, number[]> = {
   LifecycleController_redact: [403],
   LifecycleController_rebuild: [403],
   LifecycleController_remove: [403],
+  WebhooksController_create: [403],
+  WebhooksController_get: [404],
+  WebhooksController_delete: [404],
+  WebhooksController_test: [404, 409],
+  WebhooksController_deliveries: [404],
 };
 
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;

@@ -23,7 +23,11 @@ export const MCP_INSTRUCTIONS =
   'list_threads and get_thread follow one request. Each channel\'s summary and context are also resources ' +
   '(qhorus://channels/{name}/summary, qhorus://channels/{name}/context). Instead of polling, call wait_for_messages: ' +
   'with correlation_id=<your request\'s correlation id> to wait for its answer, with addressed_to_me=true to wait for work ' +
-  'sent to you; mark_read records how far you have read.';
+  'sent to you; mark_read records how far you have read. ' +
+  'An agent that is not running cannot wait: register a webhook over REST (POST /api/v1/webhooks, events ' +
+  'message.addressed, message.posted, summary.updated, thread.closed; signed per Standard Webhooks, retried for a day) ' +
+  'or with the CLI (qhorus webhook add URL), or have an idle hook or cron job run `qhorus inbox --wait SECONDS`, ' +
+  'which returns as soon as something is owed to you.';
 
 /**
  * Builds one MCP server for one request, bound to the caller: the transport is stateless, so

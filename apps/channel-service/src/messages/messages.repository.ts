@@ -7,6 +7,7 @@ import { GroupMessage, groupTransitionTable, transitionTableJson } from '../thre
 import { MESSAGE_COLUMNS, MessageRow } from './message.entity';
 import { MessageFilter } from './message-filter';
 import { qualifiedColumns } from '../database/column-list';
+import { webhookOutboxCte } from '../common/webhook-outbox';
 
 export interface NewMessage {
   type: MessageType;
@@ -50,6 +51,9 @@ type InsertRow = MessageRow & {
 
 const PREFIXED_COLUMNS = qualifiedColumns('m', MESSAGE_COLUMNS);
 
+/** The webhook outbox row of each message posted (not EVENTs), in the same statement (DESIGN §11). */
+const MESSAGE_OUTBOX = webhookOutboxCte('wo', 'message', 'm, c', 'c.id', 'm.seq', `m.type <> 'EVENT'`);
+
 /** The new message's estimate ($13-$15 are its parts, see tokenEstimateBeforeSeq), for a seq expression. */
 const tokensAt = (seq: string) => tokenEstimateSql('$13', '$14', '$15', seq);
 
@@ -79,7 +83,7 @@ const INSERT_SQL = `
                           token_estimate, tokens_through)
     SELECT c.id, c.last_seq, $4, $2, $5, $6, $7, $9, $8, $10, $11, $12, ${tokensAt('c.last_seq')}, c.token_total FROM c
     RETURNING ${MESSAGE_COLUMNS}, token_estimate
-  )
+  ), ${MESSAGE_OUTBOX}
 ${INSERT_RESULT}
 ${INSERT_FROM}`;
 
@@ -142,7 +146,7 @@ const INSERT_BATCH_SQL = `
            e.tokens, c.token_total - COALESCE(sum(e.tokens) OVER (ORDER BY e.ord ROWS BETWEEN 1 FOLLOWING AND UNBOUNDED FOLLOWING), 0)
     FROM c, e
     RETURNING ${MESSAGE_COLUMNS}, token_estimate, tokens_through
-  )
+  ), ${MESSAGE_OUTBOX}
 ${BATCH_RESULT}
 ${INSERT_FROM}
   ORDER BY m.seq`;

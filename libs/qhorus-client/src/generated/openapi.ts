@@ -367,6 +367,76 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's webhooks (the admin: everyone's), oldest first. */
+        get: operations["WebhooksController_list"];
+        put?: never;
+        /** Subscribes the caller to events, delivered signed (Standard Webhooks) to `url`; the secret is shown this once. */
+        post: operations["WebhooksController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One webhook; a disabled one says when and why. */
+        get: operations["WebhooksController_get"];
+        put?: never;
+        post?: never;
+        /** Deletes a webhook and every delivery it still had pending; answers the hook as it was. */
+        delete: operations["WebhooksController_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The newest delivery attempts (QHORUS_WEBHOOK_LOG_KEEP kept per hook), newest first. */
+        get: operations["WebhooksController_deliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Queues a `webhook.test` event for the hook, delivered (and retried) like any other. */
+        post: operations["WebhooksController_test"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/health": {
         parameters: {
             query?: never;
@@ -561,6 +631,38 @@ export interface components {
             summaryThresholdTokens?: number | null;
             /** @description Also update the summary when this many seconds pass with unsummarised messages. */
             updateAfterSeconds?: number;
+        };
+        CreatedWebhookResponse: {
+            /** @description Only these channels (null: every channel the owner may read) */
+            channels: string[] | null;
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When the service disabled it (410 Gone, or failing for QHORUS_WEBHOOK_GIVE_UP_MS); null while enabled
+             */
+            disabledAt: string | null;
+            /** @description Why it was disabled */
+            disabledReason: string | null;
+            events: ("message.addressed" | "message.posted" | "summary.updated" | "thread.closed")[];
+            id: string;
+            /** @description The agent whose hook it is (`admin` for the admin's). */
+            owner: string;
+            /** @description The Standard Webhooks signing secret (`whsec_…`): verify each delivery's `webhook-signature` with it. Shown only here. */
+            secret: string;
+            /** @description message.posted only for these types (null: every type but EVENT) */
+            types: string[] | null;
+            url: string;
+        };
+        CreateWebhookDto: {
+            /** @description Only events of these channels (default: every channel the owner may read). */
+            channels?: string[];
+            /** @description What to be told about (at least one). */
+            events: ("message.addressed" | "message.posted" | "summary.updated" | "thread.closed")[];
+            /** @description message.posted only for these message types (default: every type but EVENT). */
+            types?: ("QUERY" | "COMMAND" | "RESPONSE" | "STATUS" | "DECLINE" | "FAILURE" | "HANDOFF" | "DONE")[];
+            /** @description Where events are POSTed: http or https, a host that resolves to a public address (or one QHORUS_WEBHOOK_ALLOWED_HOSTS allows). */
+            url: string;
         };
         DependencyHealth: {
             backend?: string;
@@ -895,6 +997,45 @@ export interface components {
             /** @description Token trigger (estimated tokens waiting after the watermark); null turns it off. */
             summaryThresholdTokens?: number | null;
             updateAfterSeconds?: number | null;
+        };
+        WebhookAttemptResponse: {
+            /** Format: date-time */
+            at: string;
+            /** @description Counts from 1 */
+            attempt: number;
+            durationMs: number;
+            /** @description Why it failed or was not sent (absent when delivered) */
+            error?: string;
+            /** @description The event's `webhook-id`, the same on every attempt. */
+            eventId: string;
+            /** @description The receiver's HTTP status (null: no answer, or not sent) */
+            status: number | null;
+            /** @description message.posted, message.addressed, summary.updated, thread.closed or webhook.test. */
+            type: string;
+        };
+        WebhookResponse: {
+            /** @description Only these channels (null: every channel the owner may read) */
+            channels: string[] | null;
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When the service disabled it (410 Gone, or failing for QHORUS_WEBHOOK_GIVE_UP_MS); null while enabled
+             */
+            disabledAt: string | null;
+            /** @description Why it was disabled */
+            disabledReason: string | null;
+            events: ("message.addressed" | "message.posted" | "summary.updated" | "thread.closed")[];
+            id: string;
+            /** @description The agent whose hook it is (`admin` for the admin's). */
+            owner: string;
+            /** @description message.posted only for these types (null: every type but EVENT) */
+            types: string[] | null;
+            url: string;
+        };
+        WebhookTestResponse: {
+            /** @description Its `webhook-id`: find it in `GET /webhooks/{id}/deliveries`. */
+            eventId: string;
         };
     };
     responses: never;
@@ -2790,6 +2931,324 @@ export interface operations {
             };
             /** @description Missing, unknown or revoked bearer token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Postgres is unreachable: retry shortly (retry a post with the same Idempotency-Key: it is never stored twice) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    WebhooksController_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookResponse"][];
+                };
+            };
+            /** @description Missing, unknown or revoked bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Postgres is unreachable: retry shortly (retry a post with the same Idempotency-Key: it is never stored twice) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    WebhooksController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateWebhookDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedWebhookResponse"];
+                };
+            };
+            /** @description Bad input: the message names the problem and `details` lists every bad field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Missing, unknown or revoked bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not allowed: the admin token is needed, a body `sender` is not the caller, a quota is reached (QHORUS_MAX_CHANNELS_PER_AGENT) or the summariser policy forbids the choice (QHORUS_MODEL_SUMMARISER_POLICY) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The body is over the request limit, the content over QHORUS_MAX_CONTENT_BYTES, or the metadata over QHORUS_MAX_METADATA_BYTES */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Postgres is unreachable: retry shortly (retry a post with the same Idempotency-Key: it is never stored twice) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    WebhooksController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookResponse"];
+                };
+            };
+            /** @description Missing, unknown or revoked bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such channel (or agent), or a private channel the caller is not a member of */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Postgres is unreachable: retry shortly (retry a post with the same Idempotency-Key: it is never stored twice) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    WebhooksController_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookResponse"];
+                };
+            };
+            /** @description Missing, unknown or revoked bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such channel (or agent), or a private channel the caller is not a member of */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Postgres is unreachable: retry shortly (retry a post with the same Idempotency-Key: it is never stored twice) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    WebhooksController_deliveries: {
+        parameters: {
+            query?: {
+                /** @description At most this many attempts, newest first (default and maximum: the attempts kept, QHORUS_WEBHOOK_LOG_KEEP). */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookAttemptResponse"][];
+                };
+            };
+            /** @description Bad input: the message names the problem and `details` lists every bad field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Missing, unknown or revoked bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such channel (or agent), or a private channel the caller is not a member of */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Postgres is unreachable: retry shortly (retry a post with the same Idempotency-Key: it is never stored twice) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    WebhooksController_test: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookTestResponse"];
+                };
+            };
+            /** @description Missing, unknown or revoked bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such channel (or agent), or a private channel the caller is not a member of */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Conflict: the name is taken, the version moved on, or an Idempotency-Key was reused with another body */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -35,6 +35,12 @@ export const OPERATIONS = {
   ThreadsController_get: { method: 'GET', path: '/api/v1/channels/{name}/threads/{correlationId}', produces: 'application/json' },
   ThreadsController_list: { method: 'GET', path: '/api/v1/channels/{name}/threads', produces: 'application/json' },
   ThreadsController_summary: { method: 'GET', path: '/api/v1/channels/{name}/threads/{correlationId}/summary', produces: 'application/json' },
+  WebhooksController_create: { method: 'POST', path: '/api/v1/webhooks', produces: 'application/json' },
+  WebhooksController_delete: { method: 'DELETE', path: '/api/v1/webhooks/{id}', produces: 'application/json' },
+  WebhooksController_deliveries: { method: 'GET', path: '/api/v1/webhooks/{id}/deliveries', produces: 'application/json' },
+  WebhooksController_get: { method: 'GET', path: '/api/v1/webhooks/{id}', produces: 'application/json' },
+  WebhooksController_list: { method: 'GET', path: '/api/v1/webhooks', produces: 'application/json' },
+  WebhooksController_test: { method: 'POST', path: '/api/v1/webhooks/{id}/test', produces: 'application/json' },
 } as const satisfies Record<keyof operations, { method: string; path: string; produces: string }>;
 
 export type OperationId = keyof typeof OPERATIONS;

@@ -1,0 +1,193 @@
+import { BeforeApplicationShutdown, Injectable, Logger, NotFoundException, OnApplicationBootstrap } from '@nestjs/common';
+import { Webhook as StandardWebhook } from 'standardwebhooks';
+import { ADMIN_NAME } from '../auth/principal';
+import { TimeoutError, withTimeout } from '../common/with-timeout';
+import { AppConfig } from '../config/app-config';
+import { parseWebhookAllowList, WebhookAllowList } from '../config/webhook-allowed-hosts';
+import { MessageRow } from '../messages/message.entity';
+import { SummaryService } from '../summary/summary.service';
+import { WebhookKick } from './kick/webhook-kick';
+import { givesUp, retryDelayMs, RetrySchedule } from './retry-schedule';
+import { ClaimedDelivery } from './webhook.entity';
+import { WebhookMetrics } from './webhook-metrics';
+import { Dropped, isDropped, ownerPrincipal, renderMessagePayload, WebhookPayload } from './webhook-payload';
+import { sendWebhook, SendOutcome } from './webhook-sender';
+import { checkTarget, WebhookTargetRefused } from './url-guard';
+import { WebhooksRepository } from './webhooks.repository';
+
+const SUMMARY_EVENT = 'summary.updated';
+const USER_AGENT = 'qhorus-webhooks';
+/** HTTP 410 Gone: the receiver asks never to be called again (DESIGN §11). */
+const GONE = 410;
+
+/**
+ * The workers' side of webhooks: fans outbox rows out to hooks, claims due deliveries (leased in
+ * Postgres, so a killed worker's are taken over by another after QHORUS_WEBHOOK_LEASE_MS), renders
+ * each payload from the tables at that moment, checks the target address, signs (Standard
+ * Webhooks, the same webhook-id on every attempt), sends, and records the outcome: delivered,
+ * retried with backoff, or the hook disabled (410, or failing past QHORUS_WEBHOOK_GIVE_UP_MS).
+ * Woken by WebhookKick after posts, and polls for retries that fall due.
+ */
+@Injectable()
+export class WebhookDeliverer implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger(WebhookDeliverer.name);
+  private readonly allow: WebhookAllowList;
+  private readonly schedule: RetrySchedule;
+  private readonly inFlight = new Set<Promise<void>>();
+  /** Ends the attempts still in flight when the shutdown grace is over. */
+  private readonly stopping = new AbortController();
+  private poll: NodeJS.Timeout | null = null;
+  private pumping = false;
+  private again = false;
+  private closed = false;
+
+  constructor(
+    private readonly hooks: WebhooksRepository,
+    private readonly summaries: SummaryService,
+    private readonly kick: WebhookKick,
+    private readonly metrics: WebhookMetrics,
+    private readonly config: AppConfig,
+  ) {
+    this.allow = parseWebhookAllowList(config.QHORUS_WEBHOOK_ALLOWED_HOSTS);
+    this.schedule = { minMs: config.QHORUS_WEBHOOK_BACKOFF_MIN_MS, maxMs: config.QHORUS_WEBHOOK_BACKOFF_MAX_MS, giveUpMs: config.QHORUS_WEBHOOK_GIVE_UP_MS };
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    if (!this.config.runsWorker) return;
+    await this.kick.start(() => this.drain());
+    this.poll = setInterval(() => this.drain(), this.config.QHORUS_WEBHOOK_POLL_MS);
+    this.drain();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    this.closed = true;
+    if (this.poll) clearInterval(this.poll);
+    await this.kick.close();
+    // Deliveries in flight end within their timeout; one still running at the grace's end is
+    // taken over by another worker once its lease runs out.
+    const grace = new Promise((resolve) => setTimeout(resolve, this.config.QHORUS_SHUTDOWN_TIMEOUT_MS).unref());
+    await Promise.race([Promise.allSettled([...this.inFlight]), grace]);
+    this.stopping.abort();
+  }
+
+  /** Fans out and delivers until nothing is due or every slot is busy (a finishing delivery drains again). */
+  drain(): void {
+    if (this.closed) return;
+    if (this.pumping) {
+      this.again = true;
+      return;
+    }
+    this.pumping = true;
+    void this.pump().finally(() => {
+      this.pumping = false;
+      if (this.again) {
+        this.again = false;
+        this.drain();
+      }
+    });
+  }
+
+  private async pump(): Promise<void> {
+    try {
+      while (!this.closed) {
+        const { events } = await this.hooks.fanOut(this.config.QHORUS_WEBHOOK_FANOUT_BATCH, ADMIN_NAME);
+        const free = this.config.QHORUS_WEBHOOK_CONCURRENCY - this.inFlight.size;
+        const claimed = free > 0 ? await this.hooks.claim(free, this.config.QHORUS_WEBHOOK_LEASE_MS) : [];
+        if (claimed.length > 0) await this.start(claimed);
+        if (events === 0 || claimed.length === free) break;
+      }
+    } catch (err) {
+      this.logger.warn({ err: (err as Error).message }, 'webhook drain failed; the next poll retries');
+    }
+  }
+
+  private async start(claimed: ClaimedDelivery[]): Promise<void> {
+    const keys = claimed.filter((d) => d.channel_id !== null && d.seq !== null && d.type !== SUMMARY_EVENT).map((d) => ({ channelId: d.channel_id!, seq: d.seq! }));
+    const messages = await this.hooks.messagesAt(keys);
+    for (const d of claimed) {
+      const run = this.deliver(d, messages.get(`${d.channel_id}:${d.seq}`))
+        .catch((err: Error) => this.logger.warn({ webhookId: d.webhook_id, eventId: d.id, err: err.message }, 'webhook delivery not recorded; retried after its lease'))
+        .finally(() => {
+          this.inFlight.delete(run);
+          this.drain();
+        });
+      this.inFlight.add(run);
+    }
+  }
+
+  private async deliver(d: ClaimedDelivery, message: MessageRow | undefined): Promise<void> {
+    if (d.hook_disabled) return void (await this.hooks.delivered(d.id, d.attempt));
+    const payload = d.owner_revoked ? { dropped: `the owner '${d.owner}' was revoked` } : await this.render(d, message);
+    if (isDropped(payload)) return this.drop(d, payload);
+    const outcome = await this.send(d, payload);
+    await this.hooks.logAttempt({ webhookId: d.webhook_id, eventId: d.id, type: d.type, attempt: d.attempt, ...outcome }, this.config.QHORUS_WEBHOOK_LOG_KEEP);
+    if (outcome.status !== null && outcome.status >= 200 && outcome.status < 300) {
+      this.metrics.attempts.inc({ outcome: 'delivered' });
+      if (await this.hooks.delivered(d.id, d.attempt)) this.metrics.lag.observe((Date.now() - d.event_at.getTime()) / 1000);
+    } else if (outcome.status === GONE) {
+      this.metrics.attempts.inc({ outcome: 'gone' });
+      await this.disable(d, 'gone', `the receiver answered 410 Gone to event ${d.id}`);
+    } else {
+      this.metrics.attempts.inc({ outcome: 'failed' });
+      await this.retryLater(d, outcome.error ?? 'failed');
+    }
+  }
+
+  private async render(d: ClaimedDelivery, message: MessageRow | undefined): Promise<WebhookPayload | Dropped> {
+    if (d.type !== SUMMARY_EVENT) return renderMessagePayload(d, message);
+    if (d.channel === null) return { dropped: 'the channel was deleted' };
+    try {
+      // The summary as GET …/summary shows it to the owner, access rule included.
+      return { type: d.type, timestamp: d.event_at.toISOString(), data: await this.summaries.get(d.channel, ownerPrincipal(d.owner)) };
+    } catch (e) {
+      if (e instanceof NotFoundException) return { dropped: `the owner may no longer read channel '${d.channel}'` };
+      throw e;
+    }
+  }
+
+  /** Checks the address now (DNS may have moved), signs and sends; a refused address is a failed attempt. */
+  private async send(d: ClaimedDelivery, payload: WebhookPayload): Promise<SendOutcome> {
+    let target;
+    const timeoutMs = this.config.QHORUS_WEBHOOK_TIMEOUT_MS;
+    try {
+      // A resolver that does not answer is a failed attempt too, within the same timeout.
+      target = await withTimeout(checkTarget(d.url, this.allow), timeoutMs, 'resolving the host');
+    } catch (e) {
+      if (e instanceof WebhookTargetRefused || e instanceof TimeoutError) return { status: null, error: e.message, durationMs: 0 };
+      throw e;
+    }
+    const body = JSON.stringify(payload);
+    const now = new Date();
+    const headers = {
+      'user-agent': USER_AGENT,
+      'webhook-id': d.id,
+      'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
+      'webhook-signature': new StandardWebhook(d.secret).sign(d.id, now, body),
+    };
+    return sendWebhook(target, headers, body, { timeoutMs, maxResponseBytes: this.config.QHORUS_WEBHOOK_MAX_RESPONSE_BYTES, signal: this.stopping.signal });
+  }
+
+  private async drop(d: ClaimedDelivery, why: Dropped): Promise<void> {
+    this.metrics.attempts.inc({ outcome: 'dropped' });
+    await this.hooks.logAttempt(
+      { webhookId: d.webhook_id, eventId: d.id, type: d.type, attempt: d.attempt, status: null, durationMs: 0, error: `not sent: ${why.dropped}` },
+      this.config.QHORUS_WEBHOOK_LOG_KEEP,
+    );
+    await this.hooks.delivered(d.id, d.attempt);
+  }
+
+  private async retryLater(d: ClaimedDelivery, error: string): Promise<void> {
+    const delay = retryDelayMs(this.schedule, d.attempt);
+    if (givesUp(this.schedule, d.created_at, new Date(), delay)) {
+      await this.disable(d, 'failing', `event ${d.id} failed for ${Math.round((Date.now() - d.created_at.getTime()) / 1000)} s (${d.attempt} attempts); last error: ${error}`);
+    } else if (!(await this.hooks.retryIn(d.id, d.attempt, delay))) {
+      this.logger.debug({ eventId: d.id }, 'webhook delivery was taken over by another worker');
+    }
+  }
+
+  private async disable(d: ClaimedDelivery, reason: 'gone' | 'failing', text: string): Promise<void> {
+    await this.hooks.disable(d.webhook_id, text);
+    this.metrics.disabled.inc({ reason });
+    this.logger.warn({ webhookId: d.webhook_id, owner: d.owner, reason }, 'webhook disabled');
+  }
+}

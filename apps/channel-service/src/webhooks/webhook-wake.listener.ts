@@ -1,0 +1,62 @@
+import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { OnEvent } from '@nestjs/event-emitter';
+import { MessageType } from '@qhorus/api';
+import { AppConfig } from '../config/app-config';
+import { MessagePostedEvent } from '../messages/message-posted.event';
+import { SummaryUpdatedEvent } from '../summary/summary-updated.event';
+import { WebhookKick } from './kick/webhook-kick';
+import { WebhooksRepository } from './webhooks.repository';
+
+/**
+ * Wakes the deliverers after a commit that may have written the outbox. The post's hot path
+ * costs a boolean test while no hook is enabled anywhere (re-read every QHORUS_WEBHOOK_POLL_MS,
+ * set at once by a create on this instance); otherwise one coalesced wake-up.
+ */
+@Injectable()
+export class WebhookWake implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger(WebhookWake.name);
+  private anyEnabled = false;
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly kick: WebhookKick,
+    private readonly hooks: WebhooksRepository,
+    private readonly config: AppConfig,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.refresh();
+    this.timer = setInterval(() => void this.refresh(), this.config.QHORUS_WEBHOOK_POLL_MS);
+  }
+
+  beforeApplicationShutdown(): void {
+    if (this.timer) clearInterval(this.timer);
+  }
+
+  @OnEvent(MessagePostedEvent.NAME)
+  onMessagePosted(event: MessagePostedEvent): void {
+    if (this.anyEnabled && event.message.type !== MessageType.EVENT) this.kick.notify();
+  }
+
+  @OnEvent(SummaryUpdatedEvent.NAME)
+  onSummaryUpdated(): void {
+    if (this.anyEnabled) this.kick.notify();
+  }
+
+  /** A hook was created here: wake-ups start now, not at the next refresh. */
+  hookEnabled(): void {
+    this.anyEnabled = true;
+  }
+
+  notify(): void {
+    this.kick.notify();
+  }
+
+  private async refresh(): Promise<void> {
+    try {
+      this.anyEnabled = await this.hooks.anyEnabled();
+    } catch (err) {
+      this.logger.debug({ err: (err as Error).message }, 'could not read whether any webhook is enabled');
+    }
+  }
+}

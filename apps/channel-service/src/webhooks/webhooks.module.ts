@@ -1,0 +1,29 @@
+import { Module, Provider } from '@nestjs/common';
+import { AppConfig } from '../config/app-config';
+import { MetricsModule } from '../metrics/metrics.module';
+import { SummaryModule } from '../summary/summary.module';
+import { BullmqWebhookKick } from './kick/bullmq-webhook.kick';
+import { InProcessWebhookKick } from './kick/in-process-webhook.kick';
+import { WebhookKick } from './kick/webhook-kick';
+import { WebhookDeliverer } from './webhook-deliverer';
+import { WebhookMetrics } from './webhook-metrics';
+import { WebhookWake } from './webhook-wake.listener';
+import { WebhooksController } from './webhooks.controller';
+import { WebhooksRepository } from './webhooks.repository';
+import { WebhooksService } from './webhooks.service';
+
+/** Chooses the wake-up driver as the summary queue chooses its own: BullMQ when REDIS_URL is set, in-process otherwise. */
+const webhookKickProvider: Provider = {
+  provide: WebhookKick,
+  inject: [AppConfig],
+  useFactory: (config: AppConfig): WebhookKick =>
+    config.inProcessQueue ? new InProcessWebhookKick() : new BullmqWebhookKick(config.REDIS_URL!, config.QHORUS_QUEUE_PREFIX),
+};
+
+/** Webhooks (DESIGN §11): the API, the outbox's fan-out and the deliverers. */
+@Module({
+  imports: [SummaryModule, MetricsModule],
+  controllers: [WebhooksController],
+  providers: [webhookKickProvider, WebhooksRepository, WebhooksService, WebhookWake, WebhookMetrics, WebhookDeliverer],
+})
+export class WebhooksModule {}

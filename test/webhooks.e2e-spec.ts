@@ -1,0 +1,293 @@
+import { Webhook } from 'standardwebhooks';
+import { ApiClient, waitFor } from './support/http';
+import { connectMcp } from './support/mcp-client';
+import { startTestApp, TestApp } from './support/test-app';
+import { ReceivedWebhook, WebhookReceiver } from './support/webhook-receiver';
+
+/** Short retries so a test sees several attempts; loopback allowed (the receivers live there). */
+const WEBHOOK_TEST_ENV = {
+  QHORUS_WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
+  QHORUS_WEBHOOK_BACKOFF_MIN_MS: '100',
+  QHORUS_WEBHOOK_BACKOFF_MAX_MS: '400',
+  QHORUS_WEBHOOK_POLL_MS: '100',
+  QHORUS_WEBHOOK_TIMEOUT_MS: '2000',
+  QHORUS_WEBHOOK_LEASE_MS: '3000',
+};
+
+/** What a hook owner sees of the channel's messages, by seq (the payload must be exactly this). */
+async function messagesBySeq(client: ApiClient, channel: string): Promise<Map<number, unknown>> {
+  const res = await client.get(`/api/v1/channels/${channel}/messages?limit=1000`);
+  return new Map((res.body as { seq: number }[]).map((m) => [m.seq, m]));
+}
+
+const verify = (secret: string, r: ReceivedWebhook) => new Webhook(secret).verify(r.body, r.headers);
+
+describe('webhooks (DESIGN §11)', () => {
+  let t: TestApp;
+  let alice: ApiClient, bob: ApiClient, carol: ApiClient;
+  const receivers: WebhookReceiver[] = [];
+  const receiver = async (responder?: ConstructorParameters<typeof WebhookReceiver>[0]) => {
+    const r = await new WebhookReceiver(responder).start();
+    receivers.push(r);
+    return r;
+  };
+  const subscribe = async (who: ApiClient, body: Record<string, unknown>) => {
+    const res = await who.post('/api/v1/webhooks', body);
+    expect(res.status).toBe(201);
+    return res.body as { id: string; secret: string };
+  };
+  const post = (who: ApiClient, channel: string, body: Record<string, unknown>) => who.post(`/api/v1/channels/${channel}/messages`, body);
+
+  beforeAll(async () => {
+    t = await startTestApp('webhooks', { env: WEBHOOK_TEST_ENV });
+    [alice, bob, carol] = await Promise.all([t.agent('alice'), t.agent('bob'), t.agent('carol')]);
+    expect((await alice.post('/api/v1/channels', { name: 'open', summaryThreshold: 10_000 })).status).toBe(201);
+    expect((await alice.post('/api/v1/channels', { name: 'secret', members: ['alice', 'bob'], summaryThreshold: 10_000 })).status).toBe(201);
+  });
+
+  afterAll(async () => {
+    await t?.close();
+    await Promise.all(receivers.map((r) => r.stop()));
+  });
+
+  it('delivers message.posted signed per Standard Webhooks, the payload as the REST API shows the message', async () => {
+    const rx = await receiver();
+    const hook = await subscribe(bob, { url: rx.url, events: ['message.posted'], channels: ['open'] });
+    expect(hook.secret).toMatch(/^whsec_[A-Za-z0-9+/]+=*$/);
+    const got = await bob.get(`/api/v1/webhooks/${hook.id}`);
+    expect(got.status).toBe(200);
+    expect(got.body).not.toHaveProperty('secret');
+
+    const sent = await post(alice, 'open', { content: 'hello hooks', topic: 'greetings', metadata: { k: 1 } });
+    const [r] = await waitFor(async () => rx.received.length > 0 && rx.received, 'the delivery');
+    const verified = verify(hook.secret, r) as { type: string; timestamp: string; data: unknown };
+    expect(verified.type).toBe('message.posted');
+    expect(verified.data).toEqual((await messagesBySeq(bob, 'open')).get(sent.body.seq));
+    expect(r.headers['webhook-id']).toMatch(/^msg_/);
+    // A wrong secret does not verify.
+    expect(() => new Webhook(`whsec_${Buffer.alloc(32, 7).toString('base64')}`).verify(r.body, r.headers)).toThrow();
+  });
+
+  it('message.addressed reaches the target only, including a HANDOFF to it', async () => {
+    const rx = await receiver();
+    await subscribe(carol, { url: rx.url, events: ['message.addressed'] });
+    await post(alice, 'open', { type: 'STATUS', content: 'for nobody in particular' });
+    const direct = await post(alice, 'open', { type: 'COMMAND', content: 'carol, do it', target: 'carol' });
+    const handoff = await post(bob, 'open', { type: 'HANDOFF', content: 'yours', target: 'carol', correlationId: 'h-1' });
+    await waitFor(async () => rx.received.length >= 2, 'two addressed deliveries');
+    await new Promise((r) => setTimeout(r, 500));
+    expect(rx.received.map((r) => [r.json.type, r.json.data.seq])).toEqual(
+      expect.arrayContaining([
+        ['message.addressed', direct.body.seq],
+        ['message.addressed', handoff.body.seq],
+      ]),
+    );
+    expect(rx.received).toHaveLength(2);
+  });
+
+  it('thread.closed reaches the thread opener, with the message that closed it', async () => {
+    const rx = await receiver();
+    await subscribe(alice, { url: rx.url, events: ['thread.closed'], channels: ['open'] });
+    const query = await post(alice, 'open', { type: 'QUERY', content: 'is it done?' });
+    const answer = await post(bob, 'open', { type: 'RESPONSE', content: 'yes', correlationId: query.body.correlationId });
+    const [r] = await waitFor(async () => rx.ofType('thread.closed').length > 0 && rx.ofType('thread.closed'), 'thread.closed');
+    expect(r.json.data).toMatchObject({ seq: answer.body.seq, correlationId: query.body.correlationId, type: 'RESPONSE' });
+  });
+
+  it('summary.updated carries the summary as GET …/summary shows it', async () => {
+    const rx = await receiver();
+    await subscribe(bob, { url: rx.url, events: ['summary.updated'], channels: ['open'] });
+    expect((await alice.put('/api/v1/channels/open/summary', { text: 'A hand-written state.' })).status).toBe(200);
+    const [r] = await waitFor(async () => rx.ofType('summary.updated').length > 0 && rx.ofType('summary.updated'), 'summary.updated');
+    const now = await bob.get('/api/v1/channels/open/summary');
+    expect(r.json.data).toMatchObject({ channel: 'open', text: 'A hand-written state.', version: now.body.version });
+  });
+
+  it('a receiver answering 500 twice gets three attempts with one webhook-id, all logged', async () => {
+    const rx = await receiver((_r, nth) => (nth <= 2 ? 500 : 204));
+    const hook = await subscribe(bob, { url: rx.url, events: ['message.posted'], channels: ['open'], types: ['DONE'] });
+    await post(alice, 'open', { type: 'STATUS', content: 'filtered out by types' });
+    await post(alice, 'open', { type: 'DONE', content: 'finished' });
+    await waitFor(async () => rx.received.length >= 3, 'three attempts', 15_000);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(rx.received).toHaveLength(3);
+    expect(new Set(rx.received.map((r) => r.headers['webhook-id'])).size).toBe(1);
+    for (const r of rx.received) expect(verify(hook.secret, r)).toMatchObject({ type: 'message.posted', data: { type: 'DONE' } });
+    const log = await waitFor(async () => {
+      const res = await bob.get(`/api/v1/webhooks/${hook.id}/deliveries`);
+      return res.body.length === 3 && res.body;
+    }, 'three logged attempts');
+    expect(log.map((a: any) => [a.attempt, a.status])).toEqual([
+      [3, 204],
+      [2, 500],
+      [1, 500],
+    ]);
+    expect(log[1]).toMatchObject({ eventId: rx.received[0].headers['webhook-id'], type: 'message.posted', error: 'HTTP 500' });
+    expect(log[0]).not.toHaveProperty('error');
+    expect((await bob.get(`/api/v1/webhooks/${hook.id}/deliveries?limit=1`)).body).toHaveLength(1);
+  });
+
+  it('410 Gone disables the hook, with the reason on GET, and nothing more is sent', async () => {
+    const rx = await receiver(() => 410);
+    const hook = await subscribe(bob, { url: rx.url, events: ['message.posted'], channels: ['open'] });
+    await post(alice, 'open', { content: 'first' });
+    const disabled = await waitFor(async () => {
+      const res = await bob.get(`/api/v1/webhooks/${hook.id}`);
+      return res.body.disabledAt && res.body;
+    }, 'the hook disabled');
+    expect(disabled.disabledReason).toMatch(/410/);
+    await post(alice, 'open', { content: 'second' });
+    await new Promise((r) => setTimeout(r, 800));
+    expect(rx.received).toHaveLength(1);
+    expect((await bob.post(`/api/v1/webhooks/${hook.id}/test`)).status).toBe(409);
+  });
+
+  it("a private channel's message never reaches a non-member's hook; a public one does", async () => {
+    const rx = await receiver();
+    await subscribe(carol, { url: rx.url, events: ['message.posted', 'message.addressed'] });
+    await post(alice, 'secret', { content: 'members only', target: 'carol' });
+    const visible = await post(alice, 'open', { content: 'for all' });
+    await waitFor(async () => rx.received.some((r) => r.json.data.seq === visible.body.seq && r.json.data.channel === 'open'), 'the public message');
+    await new Promise((r) => setTimeout(r, 500));
+    expect(rx.received.filter((r) => r.json.data.channel === 'secret')).toEqual([]);
+  });
+
+  it("a revoked agent's hook gets nothing", async () => {
+    const dave = await t.agent('dave');
+    const rx = await receiver();
+    const control = await receiver();
+    await subscribe(dave, { url: rx.url, events: ['message.posted'], channels: ['open'] });
+    await subscribe(alice, { url: control.url, events: ['message.posted'], channels: ['open'] });
+    expect((await t.admin.request('DELETE', '/api/v1/agents/dave')).status).toBe(200);
+    await post(bob, 'open', { content: 'after the revocation' });
+    await waitFor(async () => control.received.length > 0, 'the control hook');
+    await new Promise((r) => setTimeout(r, 500));
+    expect(rx.received).toEqual([]);
+  });
+
+  it('POST /webhooks/{id}/test sends a signed webhook.test with the id it answered', async () => {
+    const rx = await receiver();
+    const hook = await subscribe(alice, { url: rx.url, events: ['summary.updated'], channels: ['open'] });
+    const res = await alice.post(`/api/v1/webhooks/${hook.id}/test`);
+    expect(res.status).toBe(202);
+    const [r] = await waitFor(async () => rx.received.length > 0 && rx.received, 'the test event');
+    expect(r.headers['webhook-id']).toBe(res.body.eventId);
+    expect(verify(hook.secret, r)).toMatchObject({ type: 'webhook.test', data: { webhookId: hook.id } });
+  });
+
+  it("an agent sees and manages its own hooks, the admin all; another's is a 404", async () => {
+    const rx = await receiver();
+    const hook = await subscribe(carol, { url: rx.url, events: ['message.posted'] });
+    const bobs = await bob.get('/api/v1/webhooks');
+    expect(bobs.body.every((h: { owner: string }) => h.owner === 'bob')).toBe(true);
+    expect((await t.admin.get('/api/v1/webhooks')).body.map((h: { id: string }) => h.id)).toContain(hook.id);
+    for (const [method, path] of [
+      ['GET', `/api/v1/webhooks/${hook.id}`],
+      ['GET', `/api/v1/webhooks/${hook.id}/deliveries`],
+      ['POST', `/api/v1/webhooks/${hook.id}/test`],
+      ['DELETE', `/api/v1/webhooks/${hook.id}`],
+    ]) {
+      const res = await bob.request(method, path, method === 'POST' ? {} : undefined);
+      expect([method, path, res.status]).toEqual([method, path, 404]);
+    }
+    expect((await t.admin.get(`/api/v1/webhooks/${hook.id}`)).status).toBe(200);
+    const deleted = await carol.request('DELETE', `/api/v1/webhooks/${hook.id}`);
+    expect(deleted.status).toBe(200);
+    expect(deleted.body).toMatchObject({ id: hook.id, owner: 'carol' });
+    expect(deleted.body).not.toHaveProperty('secret');
+    expect((await carol.get(`/api/v1/webhooks/${hook.id}`)).status).toBe(404);
+    expect((await carol.get('/api/v1/webhooks/wh_nonexistent')).status).toBe(404);
+  });
+
+  it('the MCP server tells an agent how it is reached when it is not running', async () => {
+    const mcp = await connectMcp(t.baseUrl, alice.token);
+    try {
+      expect(mcp.getInstructions()).toMatch(/POST \/api\/v1\/webhooks.*qhorus webhook add.*qhorus inbox --wait/s);
+    } finally {
+      await mcp.close();
+    }
+  });
+
+  describe('bad input is a 400 naming what is wrong', () => {
+    const cases: [string, Record<string, unknown>, RegExp][] = [
+      ['not http(s)', { url: 'ftp://example.com/x', events: ['message.posted'] }, /ftp:\/\/example\.com\/x.*http or https/],
+      ['a private address', { url: 'http://10.1.2.3/x', events: ['message.posted'] }, /10\.1\.2\.3.*private/],
+      ['cloud metadata through IPv4-mapped IPv6', { url: 'http://[::ffff:169.254.169.254]/', events: ['message.posted'] }, /169\.254\.169\.254.*linkLocal/],
+      ['loopback in decimal', { url: 'http://2130706434/', events: ['message.posted'] }, /127\.0\.0\.2.*loopback/],
+      ['an unresolvable host', { url: 'http://no-such-host.invalid/', events: ['message.posted'] }, /no-such-host\.invalid.*does not resolve/],
+      ['not a URL', { url: 'hooks please', events: ['message.posted'] }, /hooks please.*not a valid URL/],
+      ['an unknown event', { url: 'http://127.0.0.1/x', events: ['message.posted', 'message.deleted'] }, /unknown event 'message\.deleted'/],
+      ['no events', { url: 'http://127.0.0.1/x', events: [] }, /events must name at least one/],
+      ['events missing', { url: 'http://127.0.0.1/x' }, /events/],
+      ['an unknown type', { url: 'http://127.0.0.1/x', events: ['message.posted'], types: ['EVENT'] }, /unknown type 'EVENT'/],
+      ['a bad channel name', { url: 'http://127.0.0.1/x', events: ['message.posted'], channels: ['Not A Slug'] }, /channel/],
+      ['an unknown field', { url: 'http://127.0.0.1/x', events: ['message.posted'], secret: 'mine' }, /secret/],
+    ];
+    it.each(cases)('%s', async (_what, body, message) => {
+      const res = await alice.post('/api/v1/webhooks', body);
+      expect(res.status).toBe(400);
+      expect(res.body.message).toMatch(message);
+    });
+
+    it('a bad limit on deliveries', async () => {
+      const rx = await receiver();
+      const hook = await subscribe(alice, { url: rx.url, events: ['message.posted'] });
+      expect((await alice.get(`/api/v1/webhooks/${hook.id}/deliveries?limit=0`)).status).toBe(400);
+      expect((await alice.get(`/api/v1/webhooks/${hook.id}/deliveries?limit=x`)).status).toBe(400);
+    });
+  });
+});
+
+describe('webhooks on the in-process queue (no Redis)', () => {
+  let t: TestApp;
+  let rx: WebhookReceiver;
+
+  beforeAll(async () => {
+    t = await startTestApp('webhooks-inproc', { env: WEBHOOK_TEST_ENV, inProcessQueue: true });
+    rx = await new WebhookReceiver().start();
+  });
+  afterAll(async () => {
+    await t?.close();
+    await rx?.stop();
+  });
+
+  it('delivers every message of a batch, once each', async () => {
+    const alice = await t.agent('alice');
+    await alice.post('/api/v1/channels', { name: 'c' });
+    await t.admin.post('/api/v1/webhooks', { url: rx.url, events: ['message.posted'] });
+    const batch = await alice.post('/api/v1/channels/c/messages/batch', { messages: [{ content: 'a' }, { content: 'b' }, { type: 'EVENT', content: 'telemetry' }, { content: 'c' }] });
+    expect(batch.status).toBe(201);
+    await waitFor(async () => rx.received.length >= 3, 'three deliveries');
+    await new Promise((r) => setTimeout(r, 500));
+    expect(rx.received.map((r) => r.json.data.content).sort()).toEqual(['a', 'b', 'c']);
+  });
+});
+
+describe.each([
+  ['BullMQ', false],
+  ['in-process', true],
+])('webhooks woken by the post, not the poll (%s)', (_driver, inProcessQueue) => {
+  /** Far longer than the test waits: only the wake-up can deliver in time. */
+  const NO_POLL_MS = '600000';
+  let t: TestApp;
+  let rx: WebhookReceiver;
+
+  beforeAll(async () => {
+    t = await startTestApp('webhooks-wake', { env: { ...WEBHOOK_TEST_ENV, QHORUS_WEBHOOK_POLL_MS: NO_POLL_MS }, inProcessQueue });
+    rx = await new WebhookReceiver().start();
+  });
+  afterAll(async () => {
+    await t?.close();
+    await rx?.stop();
+  });
+
+  it('delivers each post within seconds', async () => {
+    const alice = await t.agent('alice');
+    await alice.post('/api/v1/channels', { name: 'c', summaryThreshold: 10_000 });
+    expect((await t.admin.post('/api/v1/webhooks', { url: rx.url, events: ['message.posted'] })).status).toBe(201);
+    for (let i = 1; i <= 3; i++) {
+      const sent = await alice.post('/api/v1/channels/c/messages', { content: `wake ${i}` });
+      await waitFor(async () => rx.received.some((r) => r.json.data.seq === sent.body.seq), `post ${i}`, 5_000);
+    }
+  });
+});
