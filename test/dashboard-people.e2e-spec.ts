@@ -55,6 +55,8 @@ describe('people in the dashboard (headless Chromium)', () => {
 
   it('shows the signed-in agent its inbox; an answer (RESPONSE, in the thread, replying to the request) takes the item out and lands in the channel', async () => {
     const question = await say(bob, { type: 'QUERY', content: 'Can you approve the <b>budget</b>?', correlationId: 'budget-1', target: 'alice' });
+    await page.reload(); // the channel list, now with a request waiting: the count shows in the navigation
+    await page.locator('#inbox-count', { hasText: /^1$/ }).waitFor();
     await page.getByRole('link', { name: /^Inbox/ }).click();
     const item = inboxItem('budget-1');
     await item.waitFor();
@@ -68,6 +70,7 @@ describe('people in the dashboard (headless Chromium)', () => {
     await item.getByRole('button', { name: 'Send' }).click();
     await item.waitFor({ state: 'detached' });
     await page.locator('#inbox-empty').waitFor();
+    expect(await page.locator('#inbox-count').isHidden()).toBe(true);
 
     const answer = (await history()).at(-1)!;
     expect(answer).toMatchObject({ type: 'RESPONSE', sender: 'alice', content: 'Approved, up to 5k', correlationId: 'budget-1', inReplyTo: question.seq });

@@ -190,6 +190,47 @@ describe('waiting on the inbox', () => {
       await post(alice, 'work', { type: 'RESPONSE', content: 'yes', correlationId: 'once' });
     });
 
+    describe('examples/hooks, run as Claude Code and cron run them', () => {
+      const run = (script: string, extraEnv: Record<string, string>, stdin = ''): Promise<Run> => {
+        const started = Date.now();
+        return new Promise((done) => {
+          const child = execFile('bash', [resolve(ROOT, 'examples/hooks', script)], { cwd: dir, env: { PATH: process.env.PATH, HOME: dir, QHORUS_BIN: `${process.execPath} ${BIN}`, ...env, ...extraEnv } }, (err, stdout, stderr) => {
+            done({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr, ms: Date.now() - started });
+          });
+          child.stdin!.end(stdin);
+        });
+      };
+      const hookInput = JSON.stringify({ session_id: 's-1', hook_event_name: 'Stop', stop_hook_active: false });
+
+      it('the Stop hook blocks the stop with the new obligation as the reason, then lets Claude stop (exit 0, silent) once it was reported', async () => {
+        const state = join(dir, 'claude-state.json');
+        const seq = await ask('work', 'hook-1', 'Bump the version to 2.1');
+        const first = await run('claude-code-stop-hook.sh', { QHORUS_HOOK_WAIT: '5', QHORUS_INBOX_STATE: state }, hookInput);
+        expect(first.code).toBe(0);
+        const decision = JSON.parse(first.stdout);
+        expect(decision.decision).toBe('block');
+        expect(decision.reason).toContain(`[work] #${seq} QUERY from bob, to you (corr hook-1): Bump the version to 2.1`);
+        expect(decision.reason).toContain(`--correlation-id hook-1 --reply-to ${seq}`);
+        const second = await run('claude-code-stop-hook.sh', { QHORUS_HOOK_WAIT: '1', QHORUS_INBOX_STATE: state }, hookInput);
+        expect(second).toMatchObject({ code: 0, stdout: '', stderr: '' });
+        const broken = await run('claude-code-stop-hook.sh', { QHORUS_HOOK_WAIT: '1', QHORUS_INBOX_STATE: state, QHORUS_TOKEN: 'qh_not-a-token' }, hookInput);
+        expect(broken.code).toBe(1); // not 2: that would block Claude with the error as its prompt
+        expect(broken.stderr).toMatch(/^qhorus inbox hook failed \(exit 1\): qhorus: the token was rejected/);
+        await post(alice, 'work', { type: 'RESPONSE', content: 'bumped', correlationId: 'hook-1' });
+      });
+
+      it('the cron agent hands each new obligation to its handler once', async () => {
+        const handled = join(dir, 'handled.txt');
+        const seq = await ask('work', 'cron-1', 'Rotate the logs');
+        const env2 = { QHORUS_CRON_WAIT: '1', QHORUS_INBOX_STATE: join(dir, 'cron', 'state.json'), QHORUS_HANDLER: `tee -a ${handled}` };
+        expect((await run('cron-agent.sh', env2)).code).toBe(0);
+        expect((await run('cron-agent.sh', env2)).code).toBe(0); // nothing new: the handler is not run again
+        const lines = readFileSync(handled, 'utf8').split('\n').filter((l) => l.startsWith('{'));
+        expect(lines.map((l) => JSON.parse(l))).toEqual([expect.objectContaining({ channel: 'work', seq, correlationId: 'cron-1', content: 'Rotate the logs' })]);
+        await post(alice, 'work', { type: 'DONE', correlationId: 'cron-1' });
+      });
+    });
+
     it('refuses a state file it did not write, and bad usage, with exit 1 and one line', async () => {
       const bad = join(dir, 'not-state.json');
       writeFileSync(bad, '{"hello": 1}');

@@ -66,8 +66,11 @@ export async function postJson(path, body, { signal } = {}) {
  * The signed-in agent's inbox. With `etag` and `waitMs`, a long poll: the service answers when
  * the inbox is no longer the one `etag` names, else 304 at the deadline (`changed: false`).
  */
-export async function getInbox({ etag, waitMs, signal } = {}) {
-  const query = waitMs ? `?waitMs=${waitMs}` : '';
+export async function getInbox({ etag, waitMs, limit, signal } = {}) {
+  const params = new URLSearchParams();
+  if (waitMs) params.set('waitMs', String(waitMs));
+  if (limit) params.set('limit', String(limit));
+  const query = params.size > 0 ? `?${params}` : '';
   const headers = { accept: 'application/json', ...authHeaders(), ...(etag ? { 'if-none-match': etag } : {}) };
   const res = await fetch(`${API}/inbox${query}`, { headers, signal, cache: 'no-store' });
   if (res.status === 304) return { changed: false, items: [], total: 0, etag };

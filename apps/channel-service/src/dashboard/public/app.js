@@ -1,9 +1,9 @@
 // Qhorus dashboard: a hash router over four views (sign-in, channel list, one channel, the inbox).
 
-import { token } from './api.js';
+import { getInbox, token } from './api.js';
 import { renderChannels } from './channels-view.js';
 import { ChannelView } from './channel-view.js';
-import { InboxView } from './inbox-view.js';
+import { InboxView, showInboxCount } from './inbox-view.js';
 import { $, show } from './dom.js';
 
 /** How often the channel list refreshes itself while it is on screen. */
@@ -50,6 +50,8 @@ async function route() {
     $('#token-input').focus();
     return;
   }
+  // How many requests wait on the signed-in agent, in the navigation whatever the view (the count is in the header of a one-item page).
+  getInbox({ limit: 1, signal }).then((inbox) => showInboxCount(inbox.total), () => {});
   const match = /^#\/channels\/([^/]+)$/.exec(location.hash);
   try {
     if (location.hash === '#/inbox') {
