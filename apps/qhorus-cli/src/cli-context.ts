@@ -12,6 +12,13 @@ export interface GlobalOptions {
 /** A usage or setup problem worth one line (no token, a route this client does not know). */
 export class CliProblem extends Error {}
 
+/** Ends the command with this exit code and nothing on stderr (an answer, not an error: `inbox --wait`'s 2). */
+export class CliExit extends Error {
+  constructor(readonly code: number) {
+    super(`exit ${code}`);
+  }
+}
+
 /** Where the service is and who the caller is: flags first, then QHORUS_URL / QHORUS_TOKEN. */
 export function clientFor(command: Command, { needsToken = true } = {}): { client: QhorusClient; json: boolean; url: string } {
   const opts = command.optsWithGlobals<GlobalOptions>();

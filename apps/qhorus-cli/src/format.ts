@@ -1,5 +1,5 @@
 import { styleText } from 'node:util';
-import type { Channel, Message } from '@qhorus/client';
+import type { Channel, InboxItem, Message } from '@qhorus/client';
 
 type Style = Parameters<typeof styleText>[0];
 /** Each message type in its own colour, so a tail reads at a glance. */
@@ -40,4 +40,26 @@ type ChannelLineFields = Pick<Channel, 'name' | 'lastSeq' | 'summariser' | 'summ
 export function channelLine(c: ChannelLineFields): string {
   const access = c.members ? `private: ${c.members.join(', ')}` : 'public';
   return `${c.name}\t${c.lastSeq} messages\t${c.summariser}, every ${c.summaryThreshold}\t${access}${c.description ? `\t${c.description}` : ''}`;
+}
+
+/** The answer that closes a request of this type (DESIGN §2): RESPONSE for a QUERY, DONE otherwise. */
+const CLOSING_ANSWER: Record<string, string> = { QUERY: 'RESPONSE' };
+
+/** A shell word (single-quoted unless plain), so a printed command can be pasted. */
+const shellWord = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
+
+/**
+ * Each obligation as a line a person or a model can act on, then the command that answers it:
+ * `[channel] #seq QUERY from bob, to you (corr q-1): the question`.
+ */
+export function obligationLines(items: readonly InboxItem[]): string[] {
+  return items.flatMap((o) => {
+    const whose = o.reason === 'owed' ? 'to you' : 'open to anyone';
+    const content = o.content.replace(/\n/g, '\n    ');
+    const answer = CLOSING_ANSWER[o.type] ?? 'DONE';
+    return [
+      `[${o.channel}] #${o.seq} ${paint(TYPE_STYLES[o.type] ?? 'white', o.type)} from ${paint('bold', o.opener)}, ${whose} (corr ${o.correlationId}): ${content}`,
+      paint('dim', `    answer: qhorus post ${shellWord(o.channel)} '…' --type ${answer} --correlation-id ${shellWord(o.correlationId)} --reply-to ${o.seq}`),
+    ];
+  });
 }

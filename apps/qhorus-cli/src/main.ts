@@ -1,9 +1,10 @@
 import { Command, CommanderError } from 'commander';
-import { describeFailure, DEFAULT_URL } from './cli-context';
+import { CliExit, describeFailure, DEFAULT_URL } from './cli-context';
 import { agentsCommand } from './commands/agents';
 import { channelsCommand } from './commands/channels';
 import { historyCommand, postCommand, tailCommand } from './commands/messages';
-import { contextCommand, inboxCommand, summaryCommand } from './commands/summary';
+import { inboxCommand } from './commands/inbox';
+import { contextCommand, summaryCommand } from './commands/summary';
 import { webhookCommand } from './commands/webhooks';
 
 /** The `qhorus` command line (DESIGN §9), on the typed client: it speaks HTTP only. */
@@ -35,6 +36,7 @@ export async function run(argv: string[]): Promise<number> {
   } catch (err) {
     // Commander has already printed usage errors and help.
     if (err instanceof CommanderError) return err.exitCode;
+    if (err instanceof CliExit) return err.code;
     const url = (program.opts<{ url?: string }>().url ?? process.env.QHORUS_URL ?? DEFAULT_URL).replace(/\/+$/, '');
     process.stderr.write(`qhorus: ${describeFailure(err, url)}\n`);
     return 1;

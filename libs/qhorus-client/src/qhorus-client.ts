@@ -45,6 +45,26 @@ export const DEFAULT_TIMEOUT_MS = 30_000;
 export const DEFAULT_RETRY_DELAY_MS = 200;
 export const DEFAULT_MAX_RETRY_DELAY_MS = 5_000;
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
+const HTTP_NOT_MODIFIED = 304;
+
+export type InboxItem = Schemas['InboxItemResponse'];
+
+export interface WaitForInboxOptions {
+  /** The ETag of the inbox last seen: wait until the inbox is not that one. */
+  etag?: string;
+  /** How long the service holds the request open (at most its QHORUS_LONG_POLL_MAX_MS, 30 s by default: more is a 400). */
+  waitMs: number;
+  limit?: number;
+  signal?: AbortSignal;
+}
+
+/** What an inbox long poll saw: the changed inbox (a page, the whole count, its tag), or no change in time. */
+export interface InboxChange {
+  changed: boolean;
+  items: InboxItem[];
+  total: number;
+  etag?: string;
+}
 
 /** Long-poll filters and bounds (DESIGN §6: `GET …/messages?afterSeq=&waitMs=`). */
 export interface WaitForMessagesOptions {
@@ -92,6 +112,11 @@ export class QhorusClient {
 
   /** Calls one operation by its operationId; answers its 2xx body, or throws a QhorusError. */
   async call<K extends OperationId>(id: K, args: CallArgs<K> = {}): Promise<OperationResult<K>> {
+    return (await this.exchange(id, args)).data;
+  }
+
+  /** As `call`, with the answer's headers; a 304 is an answer too when `notModified` allows it (its data is then undefined). */
+  private async exchange<K extends OperationId>(id: K, args: CallArgs<K>, notModified = false): Promise<{ data: OperationResult<K>; response: Response }> {
     const op = OPERATIONS[id];
     const pathParams = (args.path ?? {}) as Record<string, string>;
     const described = `${op.method} ${this.baseUrl}${op.path.replace(/\{(\w+)\}/g, (_, k: string) => encodeURIComponent(pathParams[k] ?? `{${k}}`))}`;
@@ -116,8 +141,9 @@ export class QhorusClient {
       throw QhorusError.unreachable(described, timeout.aborted ? new Error(`no answer within ${args.timeoutMs ?? this.timeoutMs} ms`) : err);
     }
     const { response } = result;
-    if (!response.ok) throw QhorusError.fromAnswer(response.status, response.statusText, result.error, described, response.headers.get('retry-after'));
-    return result.data as OperationResult<K>;
+    const accepted = response.ok || (notModified && response.status === HTTP_NOT_MODIFIED);
+    if (!accepted) throw QhorusError.fromAnswer(response.status, response.statusText, result.error, described, response.headers.get('retry-after'));
+    return { data: result.data as OperationResult<K>, response };
   }
 
   /**
@@ -233,6 +259,20 @@ export class QhorusClient {
   /** The caller's open obligations across every channel it may read, oldest first. */
   inbox(query: Query<'InboxController_inbox'> = {}) {
     return this.call('InboxController_inbox', { query });
+  }
+  /**
+   * Long poll on the inbox: answers as soon as it differs from the one `etag` names (an empty
+   * inbox without one), or `{changed: false}` when `waitMs` passes with it unchanged. Pass the
+   * answer's `etag` to the next call to wait for the next change.
+   */
+  async waitForInbox(options: WaitForInboxOptions): Promise<InboxChange> {
+    const { etag, waitMs, limit, signal } = options;
+    const headers = etag ? { 'if-none-match': etag } : undefined;
+    const { data, response } = await this.exchange('InboxController_inbox', { query: { waitMs, limit }, headers, signal, timeoutMs: waitMs + this.timeoutMs }, true);
+    const tag = response.headers.get('etag') ?? undefined;
+    if (response.status === HTTP_NOT_MODIFIED) return { changed: false, items: [], total: 0, etag: tag ?? etag };
+    const total = Number(response.headers.get('x-total-count') ?? data.length);
+    return { changed: true, items: data, total, etag: tag };
   }
   threadSummary(channel: string, correlationId: string) {
     return this.call('ThreadsController_summary', { path: { name: channel, correlationId } });

@@ -23,6 +23,7 @@ export const OPERATION_ERRORS: Record<string, number[]> = {
   AgentsController_rotate: [404],
   ChannelsController_create: [403, 409],
   EventsController_stream: [429],
+  InboxController_inbox: [429],
   ChannelsController_update: [403],
   MessagesController_post: [403, 409, 429],
   SummaryController_override: [409],

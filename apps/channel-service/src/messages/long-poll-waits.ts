@@ -1,10 +1,10 @@
-import { BeforeApplicationShutdown, HttpException, HttpStatus, Injectable, UnauthorizedException } from '@nestjs/common';
+import { BadRequestException, BeforeApplicationShutdown, HttpException, HttpStatus, Injectable, UnauthorizedException } from '@nestjs/common';
 import { OnEvent } from '@nestjs/event-emitter';
 import { AgentCredentialsChangedEvent } from '../auth/agent-credentials-changed.event';
 import { isAdmin, Principal } from '../auth/principal';
 import { AppConfig } from '../config/app-config';
 import { ChannelEventHub } from '../events/channel-event-hub';
-import { MESSAGE_POSTED, RESYNC } from '../events/channel-stream-event';
+import { ACCESS_CHANGED, ChannelStreamEvent, MESSAGE_POSTED, RESYNC } from '../events/channel-stream-event';
 import { EventFanout } from '../events/event-fanout';
 
 /** A posted message as a stream event carries it (what a waiter decides on). */
@@ -21,6 +21,17 @@ export class TooManyWaitsException extends HttpException {
     const problem = `at most ${limit} concurrent waits per agent (QHORUS_LONG_POLL_MAX_PER_AGENT)`;
     super({ message: `Too many concurrent waits for '${agent}': ${problem}`, details: [{ field: 'waitMs', problems: [problem] }] }, HttpStatus.TOO_MANY_REQUESTS);
   }
+}
+
+/** What a wait listens to: one channel's events (its id), or every channel's (an inbox wait). */
+export const EVERY_CHANNEL = Symbol('every channel');
+export type WaitScope = string | typeof EVERY_CHANNEL;
+
+/** 400 before anything is read: a wait longer than the deployment allows. */
+export function assertWaitWithin(waitMs: number, max: number): void {
+  if (waitMs <= max) return;
+  const problem = `must be at most ${max} (QHORUS_LONG_POLL_MAX_MS)`;
+  throw new BadRequestException({ message: `Invalid request: waitMs ${waitMs} ${problem}`, details: [{ field: 'waitMs', problems: [problem] }] });
 }
 
 /** What a wait needs besides its read: who waits, and how to re-check that they still may read. */
@@ -44,7 +55,8 @@ interface ActiveWait {
  * reads again to close the race with a post committed in between, then sleeps until a matching
  * message event, its deadline, the client leaving or shutdown, re-checks the caller's access (a
  * member removed meanwhile gets 404, a revoked or rotated token 401, never the new messages) and
- * reads once more.
+ * reads once more. An inbox wait listens to every channel (`EVERY_CHANNEL`): its read decides
+ * what the caller may see, and a change of a channel's members wakes it too.
  */
 @Injectable()
 export class LongPollWaits implements BeforeApplicationShutdown {
@@ -60,7 +72,7 @@ export class LongPollWaits implements BeforeApplicationShutdown {
   ) {}
 
   /** Waits holding a slot of the caller's (429 when it holds the most allowed already). */
-  async wait<T>(access: WaitAccess, channelId: string, waitMs: number, read: () => Promise<T[]>, wakes: (m: PostedMessageData) => boolean, signal?: AbortSignal): Promise<T[]> {
+  async wait<T>(access: WaitAccess, scope: WaitScope, waitMs: number, read: () => Promise<T[]>, wakes: (m: PostedMessageData) => boolean, signal?: AbortSignal): Promise<T[]> {
     const release = this.reserve(access.by.name);
     const active: ActiveWait = { by: access.by, credentialsChanged: false, wake: () => {} };
     this.active.add(active);
@@ -68,7 +80,7 @@ export class LongPollWaits implements BeforeApplicationShutdown {
       const first = await read();
       this.assertCredentialsUnchanged(active);
       if (first.length > 0 || signal?.aborted) return first;
-      return await this.sleepThenRead(active, access, channelId, waitMs, read, wakes, signal);
+      return await this.sleepThenRead(active, access, scope, waitMs, read, wakes, signal);
     } finally {
       this.active.delete(active);
       release();
@@ -121,7 +133,7 @@ export class LongPollWaits implements BeforeApplicationShutdown {
   private async sleepThenRead<T>(
     active: ActiveWait,
     access: WaitAccess,
-    channelId: string,
+    scope: WaitScope,
     waitMs: number,
     read: () => Promise<T[]>,
     wakes: (m: PostedMessageData) => boolean,
@@ -137,9 +149,10 @@ export class LongPollWaits implements BeforeApplicationShutdown {
     active.wake = wakeNow;
     // A resync (the bus between instances may have dropped a post) wakes it to read again; with
     // nothing new it sleeps on until its deadline.
-    const unsubscribe = this.hub.subscribe(channelId, (event) => {
-      if ((event.name === MESSAGE_POSTED && wakes(event.data)) || event.name === RESYNC) wake();
-    });
+    const listener = (event: ChannelStreamEvent) => {
+      if ((event.name === MESSAGE_POSTED && wakes(event.data)) || event.name === RESYNC || (scope === EVERY_CHANNEL && event.name === ACCESS_CHANGED)) wake();
+    };
+    const unsubscribe = scope === EVERY_CHANNEL ? this.hub.subscribeAll(listener) : this.hub.subscribe(scope, listener);
     const timer = setTimeout(() => {
       timedOut = true;
       wake();

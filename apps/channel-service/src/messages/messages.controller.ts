@@ -2,6 +2,7 @@ import { Body, Controller, Get, HttpStatus, Param, Post, Query, Res } from '@nes
 import { ApiBearerAuth, ApiCreatedResponse, ApiHeader, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { CurrentPrincipal } from '../auth/auth.decorators';
+import { clientGone } from '../common/client-gone';
 import { Principal } from '../auth/principal';
 import { ListMessagesQuery } from './dto/list-messages.query';
 import { MessageBatchResponse, MessageResponse } from './dto/message.response';
@@ -10,15 +11,6 @@ import { PostMessageDto } from './dto/post-message.dto';
 import { messageView } from './message.entity';
 import { MessagesService } from './messages.service';
 import { IdempotencyKey } from './idempotency-key.decorator';
-
-/** Aborts when the client closes the connection before the answer is sent (a long poll then stops waiting). */
-function clientGone(reply: FastifyReply): AbortSignal {
-  const gone = new AbortController();
-  reply.raw.once('close', () => {
-    if (!reply.raw.writableFinished) gone.abort();
-  });
-  return gone.signal;
-}
 
 export const REPLAYED_HEADER = 'idempotent-replayed';
 /** The oldest kept seq of the channel (retention removed everything before it), on every page. */

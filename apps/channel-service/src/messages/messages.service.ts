@@ -14,7 +14,7 @@ import { PostBatchDto } from './dto/post-batch.dto';
 import { DEFAULT_MESSAGE_TYPE, PostMessageDto } from './dto/post-message.dto';
 import { ListMessagesQuery } from './dto/list-messages.query';
 import { assertMessageWithinLimits } from './message-limits';
-import { LongPollWaits, PostedMessageData } from './long-poll-waits';
+import { assertWaitWithin, LongPollWaits, PostedMessageData } from './long-poll-waits';
 import { MessageRow, toMessage } from './message.entity';
 import { FilterableMessage, matchesFilter, MessageFilter } from './message-filter';
 import { MessagePostedEvent } from './message-posted.event';
@@ -178,11 +178,7 @@ export class MessagesService {
 
   /** The long-poll bounds, checked before anything is read. */
   private assertWaitable(query: ListMessagesQuery, waitMs: number): void {
-    const max = this.config.QHORUS_LONG_POLL_MAX_MS;
-    if (waitMs > max) {
-      const problem = `must be at most ${max} (QHORUS_LONG_POLL_MAX_MS)`;
-      throw new BadRequestException({ message: `Invalid request: waitMs ${waitMs} ${problem}`, details: [{ field: 'waitMs', problems: [problem] }] });
-    }
+    assertWaitWithin(waitMs, this.config.QHORUS_LONG_POLL_MAX_MS);
     if (waitMs > 0 && (query.tail !== undefined || query.beforeSeq !== undefined)) {
       const field = query.tail !== undefined ? 'tail' : 'beforeSeq';
       throw fieldProblem(field, 'cannot be combined with waitMs: a long poll waits for messages after afterSeq');

@@ -39,3 +39,5 @@ export function inboxItemView(t: Thread & { channel: string; content: string }, 
     ageSeconds: Math.max(0, Math.floor((now.getTime() - t.openedAt.getTime()) / MS_PER_SECOND)),
   };
 }
+
+export type InboxItemView = ReturnType<typeof inboxItemView>;

@@ -1,18 +1,32 @@
 import { Injectable, NotFoundException } from '@nestjs/common';
+import { MessageType } from '@qhorus/api';
 import { Principal } from '../auth/principal';
 import { Channel } from '../channels/channel.entity';
 import { ChannelsService } from '../channels/channels.service';
 import { AppConfig } from '../config/app-config';
 import { messageView, toMessage } from '../messages/message.entity';
 import { MessagesRepository } from '../messages/messages.repository';
+import { assertWaitWithin, EVERY_CHANNEL, LongPollWaits, PostedMessageData } from '../messages/long-poll-waits';
 import { InboxQuery } from './dto/inbox.query';
 import { ListThreadsQuery } from './dto/list-threads.query';
 import { ThreadPageQuery } from './dto/thread-page.query';
 import { hasCurrentSummary, Thread } from './thread.entity';
-import { inboxItemView, threadView } from './thread.view';
+import { InboxItemView, inboxItemView, threadView } from './thread.view';
+import { EMPTY_INBOX_TAG, inboxTag, noneMatchNames } from './inbox-tag';
 import { ThreadSummariesRepository } from './thread-summaries.repository';
 import { threadSummaryView, ThreadSummaryView } from './thread-summary.view';
 import { ThreadsRepository } from './threads.repository';
+
+/** One answer of `GET /inbox`: a page, the whole count, its ETag, and whether it is the one the caller named. */
+export interface InboxPage {
+  items: InboxItemView[];
+  total: number;
+  tag: string;
+  notModified: boolean;
+}
+
+/** A post that can open, hand off or close a thread (STATUS and EVENT never change one), so an inbox may change. */
+const mayChangeInbox = (m: PostedMessageData) => m.type !== MessageType.STATUS && m.type !== MessageType.EVENT;
 
 /**
  * Reads of the durable thread index: a channel's threads, one thread with its messages and
@@ -27,6 +41,7 @@ export class ThreadsService {
     private readonly messages: MessagesRepository,
     private readonly summaries: ThreadSummariesRepository,
     private readonly config: AppConfig,
+    private readonly waits: LongPollWaits,
   ) {}
 
   async list(channelName: string, query: ListThreadsQuery, by: Principal) {
@@ -59,12 +74,39 @@ export class ThreadsService {
     return threadSummaryView(channel, summary);
   }
 
-  /** The caller's open obligations in every channel it may read, oldest first (a page of `limit`), and how many there are in all. */
-  async inbox(query: InboxQuery, by: Principal) {
+  /**
+   * The caller's open obligations in every channel it may read, oldest first (a page of `limit`),
+   * how many there are in all, and the page's tag. With `waitMs`, a long poll: answers as soon as
+   * the inbox differs from the one `ifNoneMatch` names (an empty one when absent), or at `waitMs`
+   * with it unchanged (`notModified` when `ifNoneMatch` named it).
+   */
+  async inbox(query: InboxQuery, by: Principal, ifNoneMatch?: string, signal?: AbortSignal): Promise<InboxPage> {
+    const waitMs = query.waitMs ?? 0;
+    assertWaitWithin(waitMs, this.config.QHORUS_LONG_POLL_MAX_MS);
+    const limit = this.pageLimit(query.limit);
+    const known = (page: InboxPage) => (ifNoneMatch === undefined ? page.tag === EMPTY_INBOX_TAG : noneMatchNames(ifNoneMatch, page.tag));
+    if (waitMs === 0) {
+      const page = await this.readInbox(by, limit);
+      return { ...page, notModified: ifNoneMatch !== undefined && known(page) };
+    }
+    let last: InboxPage | undefined;
+    const read = async () => {
+      last = await this.readInbox(by, limit);
+      return known(last) ? [] : [last];
+    };
+    // Access is decided by every read (the channels it lists), so there is nothing to re-check.
+    const access = { by, recheck: async () => undefined };
+    const [changed] = await this.waits.wait(access, EVERY_CHANNEL, waitMs, read, mayChangeInbox, signal);
+    const page = changed ?? last ?? (await this.readInbox(by, limit));
+    return { ...page, notModified: changed === undefined && ifNoneMatch !== undefined };
+  }
+
+  private async readInbox(by: Principal, limit: number): Promise<InboxPage> {
     const visible = await this.channels.list(by);
-    const { items, total } = await this.threads.inbox(by.name, visible.map((c) => c.id), this.pageLimit(query.limit));
+    const { items, total } = await this.threads.inbox(by.name, visible.map((c) => c.id), limit);
     const now = new Date();
-    return { items: items.map((t) => inboxItemView(t, by.name, now)), total };
+    const views = items.map((t) => inboxItemView(t, by.name, now));
+    return { items: views, total, tag: inboxTag({ items: views, total }), notModified: false };
   }
 
   private async findThread(channel: Channel, correlationId: string): Promise<Thread> {

@@ -1,7 +1,6 @@
 import { Command } from 'commander';
 import { clientFor, printJson } from '../cli-context';
 import { toInt } from './channels';
-import { routeOrExplain } from './agents';
 
 const CONTEXT_FORMATS = ['anthropic', 'openai', 'text'];
 
@@ -40,19 +39,5 @@ export function contextCommand(): Command {
       if (json) return printJson(context);
       if (context.text !== undefined) return void process.stdout.write(`${context.text}\n`);
       printJson(context.messages);
-    });
-}
-
-export function inboxCommand(): Command {
-  return new Command('inbox')
-    .description('your open obligations across channels: threads addressed to you, open requests from others')
-    .action(async (_opts, command: Command) => {
-      const { client, json } = clientFor(command);
-      const id = routeOrExplain('GET', '/api/v1/inbox', 'inbox');
-      const items = (await client.call(id, {} as never)) as unknown;
-      if (json || !Array.isArray(items)) return printJson(items);
-      for (const item of items as Record<string, unknown>[]) {
-        process.stdout.write(`${[item.channel, item.correlationId, item.type ?? item.status, item.sender ?? item.opener, item.content ?? ''].filter((x) => x !== undefined).join('\t')}\n`);
-      }
     });
 }

@@ -356,7 +356,9 @@ export interface paths {
         /**
          * The caller's open obligations across every channel it may read, oldest first: open threads it
          *     owes (targeted at it, or handed off to it) and untargeted open requests from others. At most
-         *     `limit`; the `X-Total-Count` header says how many there are in all.
+         *     `limit`; the `X-Total-Count` header says how many there are in all. The `ETag` names this
+         *     page: with `If-None-Match` it answers 304 while the inbox is the same, and with `waitMs` it
+         *     waits for the inbox to change first (a hook's "anything new for me?").
          */
         get: operations["InboxController_inbox"];
         put?: never;
@@ -2903,8 +2905,17 @@ export interface operations {
             query?: {
                 /** @description At most this many obligations, oldest first (default and maximum are configured). */
                 limit?: number;
+                /**
+                 * @description Long poll: wait up to this long (ms; at most QHORUS_LONG_POLL_MAX_MS) for the inbox to differ
+                 *     from the one `If-None-Match` names (an empty inbox without it); at the deadline it answers
+                 *     304 when it is still that one.
+                 */
+                waitMs?: number;
             };
-            header?: never;
+            header?: {
+                /** @description An inbox's ETag: 304 while the inbox is still that one (with waitMs: wait for a change first) */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2912,6 +2923,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description Names this page (its obligations and the total; not their ages) */
+                    ETag?: string;
                     /** @description How many obligations there are in all (more than the page holds when it was cut at `limit`) */
                     "X-Total-Count"?: number;
                     [name: string]: unknown;
@@ -2919,6 +2932,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["InboxItemResponse"][];
                 };
+            };
+            /** @description The inbox is the one If-None-Match names (with waitMs: still, when the time was up); no body */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Bad input: the message names the problem and `details` lists every bad field */
             400: {
@@ -2931,6 +2951,15 @@ export interface operations {
             };
             /** @description Missing, unknown or revoked bearer token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A limit was reached (per-agent rate, failed authentications per address, event streams per agent): the message names it; retry after the `Retry-After` header */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

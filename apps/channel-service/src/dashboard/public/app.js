@@ -1,8 +1,9 @@
-// Qhorus dashboard: a hash router over three views (sign-in, channel list, one channel).
+// Qhorus dashboard: a hash router over four views (sign-in, channel list, one channel, the inbox).
 
-import { token } from './api.js';
+import { getInbox, token } from './api.js';
 import { renderChannels } from './channels-view.js';
 import { ChannelView } from './channel-view.js';
+import { InboxView, showInboxCount } from './inbox-view.js';
 import { $, show } from './dom.js';
 
 /** How often the channel list refreshes itself while it is on screen. */
@@ -18,7 +19,7 @@ function setLive(mode, text) {
 }
 
 function showView(id) {
-  for (const view of ['#login-view', '#channels-view', '#channel-view']) show($(view), view === id);
+  for (const view of ['#login-view', '#channels-view', '#channel-view', '#inbox-view']) show($(view), view === id);
   show($('#sign-out'), id !== '#login-view');
   show($('#page-error'), false);
 }
@@ -49,9 +50,15 @@ async function route() {
     $('#token-input').focus();
     return;
   }
+  // How many requests wait on the signed-in agent, in the navigation whatever the view (the count is in the header of a one-item page).
+  getInbox({ limit: 1, signal }).then((inbox) => showInboxCount(inbox.total), () => {});
   const match = /^#\/channels\/([^/]+)$/.exec(location.hash);
   try {
-    if (match) {
+    if (location.hash === '#/inbox') {
+      showView('#inbox-view');
+      document.title = 'Inbox · Qhorus';
+      await new InboxView({ signal, setLive, onUnauthorized: unauthorized }).open();
+    } else if (match) {
       showView('#channel-view');
       document.title = `${decodeURIComponent(match[1])} · Qhorus`;
       await new ChannelView(decodeURIComponent(match[1]), { signal, setLive, onUnauthorized: unauthorized }).open();
@@ -62,6 +69,7 @@ async function route() {
       const timer = setInterval(() => {
         if (document.visibilityState === 'visible') renderChannels({ signal }).catch(pageError);
       }, LIST_REFRESH_MS);
+      $('#show-archived').onchange = () => renderChannels({ signal }).catch(pageError);
       signal.addEventListener('abort', () => clearInterval(timer));
     }
     $('#main').focus({ preventScroll: true });

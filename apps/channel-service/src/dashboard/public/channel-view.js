@@ -1,8 +1,8 @@
 // One channel: the message timeline, the current summary with its annotations and open
 // threads, and the summary's version history, kept current by the live event stream.
 
-import { channelPath, getJson } from './api.js';
-import { $, el, parseListAnnotation, show, time } from './dom.js';
+import { channelPath, getJson, postJson } from './api.js';
+import { $, archivedBadge, contentNode, el, parseListAnnotation, show, time } from './dom.js';
 import { streamChannelEvents } from './event-stream.js';
 
 /** Messages shown when a channel opens (the newest ones); older ones are a scroll of the API away. */
@@ -53,6 +53,8 @@ export class ChannelView {
     const channel = await getJson(this.base, { signal: this.signal });
     $('#channel-title').textContent = channel.name;
     $('#channel-description').textContent = channel.description || '';
+    $('#channel-badges').replaceChildren(...[archivedBadge(channel)].filter(Boolean));
+    this.setUpComposer(channel.archived === true);
     $('#timeline').replaceChildren();
     $('#timeline').removeAttribute('aria-live'); // the initial page is not an announcement
     this.lastSeq = Math.max(0, channel.lastSeq - TIMELINE_LIMIT);
@@ -188,10 +190,44 @@ export class ChannelView {
         m.topic && m.topic !== 'general' && el('span', { class: 'topic' }, `#${m.topic}`),
         el('span', { class: 'time' }, time(m.createdAt)),
       ),
-      m.content && el('div', { class: 'content' }, m.content),
-      m.redacted && el('div', { class: 'content redacted' }, `[redacted by ${m.redacted.by}: ${m.redacted.reason}]`),
+      contentNode(m),
     );
     return li;
+  }
+
+  // ---- posting -----------------------------------------------------------------------------
+
+  /** The form that posts as the signed-in agent; an archived channel is read-only, so it is off. */
+  setUpComposer(archived) {
+    const form = $('#composer');
+    show($('#composer-archived'), archived);
+    for (const control of form.elements) control.disabled = archived;
+    $('#composer-error').textContent = '';
+    form.onsubmit = (event) => this.post(event);
+  }
+
+  async post(event) {
+    event.preventDefault();
+    const field = (id) => $(id).value.trim();
+    const body = { type: $('#composer-type').value };
+    if (field('#composer-content')) body.content = field('#composer-content');
+    if (field('#composer-target')) body.target = field('#composer-target');
+    if (field('#composer-thread')) body.correlationId = field('#composer-thread');
+    const button = $('#composer button[type="submit"]');
+    button.disabled = true;
+    try {
+      const posted = await postJson(`${this.base}/messages`, body, { signal: this.signal });
+      $('#composer-error').textContent = '';
+      $('#composer-content').value = '';
+      if (posted.seq === this.lastSeq + 1) this.appendMessage(posted, true);
+      else await this.loadNewMessages();
+    } catch (e) {
+      if (this.signal.aborted) return;
+      if (e.status === 401) return this.onUnauthorized();
+      $('#composer-error').textContent = `Not posted: ${e.message}`;
+    } finally {
+      button.disabled = false;
+    }
   }
 
   jumpTo(event, seq) {

@@ -40,3 +40,19 @@ export function parseListAnnotation(value) {
     return null;
   }
 }
+
+/**
+ * A message's text, or what stands in for it: a redacted message (a tombstone, `redacted: {at,
+ * by, reason}` with `content: null`) reads "redacted by X: reason", never "null".
+ */
+export function contentNode(m, className = 'content') {
+  if (m.redacted) {
+    const r = m.redacted;
+    return el('div', { class: `${className} redacted`, title: r.at ? `redacted ${new Date(r.at).toISOString()}` : undefined }, `redacted by ${r.by || 'someone'}${r.reason ? `: ${r.reason}` : ''}`);
+  }
+  if (m.content === null || m.content === undefined || m.content === '') return null;
+  return el('div', { class: className }, m.content);
+}
+
+/** A badge saying a channel is archived (read-only); nothing when it is not, or the service does not say. */
+export const archivedBadge = (channel) => (channel && channel.archived === true ? el('span', { class: 'state state-archived', title: 'Archived: read-only' }, 'archived') : null);

@@ -1,3 +1,4 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsInt, IsOptional, Min } from 'class-validator';
 import { queryInt } from '../../common/query-transforms';
@@ -10,4 +11,16 @@ export class InboxQuery {
   @IsInt()
   @Min(1)
   limit?: number;
+
+  /**
+   * Long poll: wait up to this long (ms; at most QHORUS_LONG_POLL_MAX_MS) for the inbox to differ
+   * from the one `If-None-Match` names (an empty inbox without it); at the deadline it answers
+   * 304 when it is still that one.
+   */
+  @ApiPropertyOptional({ type: 'integer', minimum: 0 })
+  @IsOptional()
+  @Transform(queryInt)
+  @IsInt()
+  @Min(0)
+  waitMs?: number;
 }
