@@ -17,6 +17,7 @@ import { MessagesModule } from './messages/messages.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { ProjectionModule } from './projection/projection.module';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
+import { SearchModule } from './search/search.module';
 import { SummaryModule } from './summary/summary.module';
 import { ThreadsModule } from './threads/threads.module';
 
@@ -65,6 +66,7 @@ export class AppModule {
         SummaryModule,
         ThreadsModule,
         ProjectionModule,
+        SearchModule,
         McpModule,
         EventsModule,
         EventStreamsModule,
