@@ -25,6 +25,7 @@ export const OPERATION_ERRORS: Record<string, number[]> = {
   EventsController_stream: [429],
   ChannelsController_update: [403],
   MessagesController_post: [403, 409, 429],
+  SearchController_search: [404],
   SummaryController_override: [409],
 };
 
