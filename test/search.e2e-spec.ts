@@ -3,6 +3,7 @@ import { Client as PgClient } from 'pg';
 import { SearchIndexMaintainer } from '../apps/channel-service/src/search/search-index.maintainer';
 import { ApiClient } from './support/http';
 import { callTool, connectMcp, useTool } from './support/mcp-client';
+import { loadSwaggerPluginMetadata } from './support/swagger-plugin-metadata';
 import { startTestApp, TestApp } from './support/test-app';
 
 interface SearchResult {
@@ -45,6 +46,7 @@ describe('search', () => {
   };
 
   beforeAll(async () => {
+    await loadSwaggerPluginMetadata(); // the document as `nest build` serves it (DTO properties)
     t = await startTestApp('search', { inProcessQueue: true });
     [alice, bob, mallory] = await Promise.all([t.agent('alice'), t.agent('bob'), t.agent('mallory')]);
     for (const [name, members] of [['ops', undefined], ['design', undefined], ['secret', ['alice', 'bob']]] as const) {
@@ -135,6 +137,7 @@ describe('search', () => {
     let cursor: string | null = null;
     do {
       const page: SearchPage = await found(alice, { q: 'needle', limit: 4, ...(cursor ? { cursor } : {}) });
+      expect(page.results.length).toBeGreaterThan(0); // a cursor never leads to an empty page
       expect(page.results.length).toBeLessThanOrEqual(4);
       seen.push(...page.results);
       cursor = page.nextCursor;
@@ -238,6 +241,8 @@ describe('search', () => {
     expect(Object.keys(op.responses).sort()).toEqual(['200', '400', '401', '404', '503']);
     const result = doc.components.schemas.SearchResultResponse;
     expect(result.properties.seq.type).toBe('integer');
+    const limit = op.parameters.find((p: { name: string }) => p.name === 'limit');
+    expect(limit.schema.type).toBe('integer');
     expect(doc.components.schemas.SearchResponse.properties.nextCursor).toMatchObject({ type: 'string', nullable: true });
   });
 });

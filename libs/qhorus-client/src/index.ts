@@ -4,7 +4,7 @@
  * HTTP only, so it can ship on its own.
  */
 export { QhorusClient, DEFAULT_POST_ATTEMPTS, IDEMPOTENCY_HEADER } from './qhorus-client';
-export type { Channel, CreateChannel, Message, PostMessage, QhorusClientOptions, ReadCursor, Summary, WaitForMessagesOptions } from './qhorus-client';
+export type { Channel, CreateChannel, Message, PostMessage, QhorusClientOptions, ReadCursor, SearchPage, SearchResult, Summary, WaitForMessagesOptions } from './qhorus-client';
 export { QhorusError } from './qhorus-error';
 export type { ApiErrorBody } from './qhorus-error';
 export { channelEvents } from './event-stream';

@@ -16,6 +16,8 @@ export type Message = Schemas['MessageResponse'];
 export type Summary = Schemas['SummaryResponse'];
 export type PostMessage = Schemas['PostMessageDto'];
 export type CreateChannel = Schemas['CreateChannelDto'];
+export type SearchResult = Schemas['SearchResultResponse'];
+export type SearchPage = Schemas['SearchResponse'];
 type Query<K extends OperationId> = NonNullable<CallArgs<K>['query']>;
 
 export interface QhorusClientOptions {
@@ -230,6 +232,13 @@ export class QhorusClient {
   /** The caller's open obligations across every channel it may read, oldest first. */
   inbox(query: Query<'InboxController_inbox'> = {}) {
     return this.call('InboxController_inbox', { query });
+  }
+  /**
+   * Full-text search over every channel the caller may read (or `channel`), best first:
+   * `q` in web-search syntax ("a phrase", `or`, `-word`). Page with `cursor: page.nextCursor`.
+   */
+  search(q: string, query: Omit<Query<'SearchController_search'>, 'q'> = {}): Promise<SearchPage> {
+    return this.call('SearchController_search', { query: { ...query, q } });
   }
   threadSummary(channel: string, correlationId: string) {
     return this.call('ThreadsController_summary', { path: { name: channel, correlationId } });

@@ -40,11 +40,12 @@ export class SearchService {
     // A channel filter the caller may not read is a 404, as everywhere (the same rule as every read).
     const channel = query.channel === undefined ? null : await this.channels.get(query.channel, by);
     const limit = Math.min(query.limit ?? this.config.QHORUS_SEARCH_LIMIT_DEFAULT, this.config.QHORUS_SEARCH_LIMIT_MAX);
-    const rows = await this.repository.search(accessParams(by), { q, types, sender, includeEvents, after, limit }, channel?.id ?? null);
-    const results = rows.map((r) => this.resultView(r));
-    const last = rows[rows.length - 1];
-    const nextCursor = rows.length === limit ? encodeCursor({ rank: last.rank, channel: last.channel, seq: Number(last.seq) }, fingerprint) : null;
-    return { results, nextCursor };
+    // One more than the page: a next page exists only if it came back (no cursor to an empty page).
+    const rows = await this.repository.search(accessParams(by), { q, types, sender, includeEvents, after, limit: limit + 1 }, channel?.id ?? null);
+    const page = rows.slice(0, limit);
+    const last = page[page.length - 1];
+    const nextCursor = rows.length > limit ? encodeCursor({ rank: last.rank, channel: last.channel, seq: Number(last.seq) }, fingerprint) : null;
+    return { results: page.map((r) => this.resultView(r)), nextCursor };
   }
 
   private async checkParses(q: string): Promise<void> {

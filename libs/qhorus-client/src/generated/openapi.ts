@@ -315,6 +315,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Full-text search over every channel the caller may read (EVENT telemetry only with
+         *     `includeEvents`), best first, with a snippet around the matches. Page with `nextCursor`.
+         *     Words match as the text-search configuration splits them (`simple`: as written, no stemming;
+         *     text written without spaces is split only at spaces and punctuation).
+         */
+        get: operations["SearchController_search"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/health": {
         parameters: {
             query?: never;
@@ -683,6 +705,28 @@ export interface components {
             rotatedAt: string;
             /** @description The new token. Shown once; only its hash is stored. */
             token: string;
+        };
+        SearchResponse: {
+            /** @description Pass as `cursor` for the next page of the same search; null on the last page. */
+            nextCursor: string | null;
+            results: components["schemas"]["SearchResultResponse"][];
+        };
+        SearchResultResponse: {
+            channel: string;
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * Format: float
+             * @description Relevance (ts_rank_cd): higher is better; comparable only within one search.
+             */
+            rank: number;
+            sender: string;
+            /** @description Position in the channel */
+            seq: number;
+            /** @description The content around the matches, each match between « and », fragments joined by " … " (bounded: QHORUS_SEARCH_SNIPPET_MAX_CHARS). */
+            snippet: string;
+            topic: string;
+            type: components["schemas"]["MessageType"];
         };
         SummaryHistoryEntryResponse: {
             annotations: {
@@ -2431,6 +2475,80 @@ export interface operations {
             };
             /** @description Missing, unknown or revoked bearer token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Postgres is unreachable: retry shortly (retry a post with the same Idempotency-Key: it is never stored twice) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    SearchController_search: {
+        parameters: {
+            query: {
+                /** @description Only this channel (404 when the caller may not read it). */
+                channel?: string;
+                /** @description The `nextCursor` of the previous page of the same search. */
+                cursor?: string;
+                /** @description Include EVENT telemetry (hidden by default). */
+                includeEvents?: boolean;
+                /** @description Page size (default and maximum are configured). */
+                limit?: number;
+                /**
+                 * @description What to look for, in web-search syntax: words (all must match), "a quoted phrase", `or`
+                 *     between alternatives, `-word` to exclude. Its longest length is configured
+                 *     (QHORUS_SEARCH_QUERY_MAX_CHARS).
+                 */
+                q: string;
+                /** @description Only messages from this agent. */
+                sender?: string;
+                /** @description Only these types, a comma list (naming EVENT includes telemetry) */
+                type?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SearchResponse"];
+                };
+            };
+            /** @description Bad input: the message names the problem and `details` lists every bad field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Missing, unknown or revoked bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such channel (or agent), or a private channel the caller is not a member of */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

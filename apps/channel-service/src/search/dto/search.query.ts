@@ -51,6 +51,7 @@ export class SearchQuery {
   includeEvents?: boolean;
 
   /** Page size (default and maximum are configured). */
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, description: 'Page size (default and maximum are configured: QHORUS_SEARCH_LIMIT_DEFAULT, QHORUS_SEARCH_LIMIT_MAX)' })
   @IsOptional()
   @Transform(queryInt)
   @IsInt()
