@@ -33,6 +33,13 @@ const EVENT_EVERY = 20;
 const SENDERS = 50;
 const TOPICS = ['general', 'deploy', 'review', 'incident', 'planning'];
 
+/**
+ * Planted words go to messages picked by a multiplicative hash of g (Knuth's constant, mod the prime 2^31 − 1),
+ * not by g mod N, which would put them all in the channels g mod CHANNELS shares with N.
+ */
+const SPREAD = '2654435761::bigint';
+const SPREAD_MOD = '2147483647';
+
 const channelName = (prefix, i) => `${prefix}-${String(i).padStart(4, '0')}`;
 
 /**
@@ -59,8 +66,8 @@ async function seedSearchCorpus(client, { prefix = 'search', channels, messages,
             'agent-' || (g % $4),
             (SELECT string_agg(($5::text[])[1 + floor(power(random(), 2) * cardinality($5::text[]))::int], ' ')
                FROM generate_series(1, $6 + 0 * g))
-              || CASE WHEN g % $7 = 0 THEN ' ' || $8 ELSE '' END
-              || CASE WHEN g % $9 = 1 THEN ' ' || $10 ELSE '' END,
+              || CASE WHEN (g * ${SPREAD}) % ${SPREAD_MOD} % $7 = 0 THEN ' ' || $8 ELSE '' END
+              || CASE WHEN (g * ${SPREAD}) % ${SPREAD_MOD} % $9 = 1 THEN ' ' || $10 ELSE '' END,
             ($11::text[])[1 + g % cardinality($11::text[])],
             now() - make_interval(secs => $12 - g)
      FROM ch, generate_series(0, $12 - 1) g`,
