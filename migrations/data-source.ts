@@ -11,6 +11,7 @@ import { ChannelQuotaCounter1765700000000 } from './1765700000000-channel-quota-
 import { DataLifecycle1765800000000 } from './1765800000000-data-lifecycle';
 import { RetentionArchive1765810000000 } from './1765810000000-retention-archive';
 import { Webhooks1765820000000 } from './1765820000000-webhooks';
+import { MessageSearch1765830000000 } from './1765830000000-message-search';
 
 /** Every migration, in timestamp order. Listed explicitly so the app, the CLI and jest load the same set. */
 export const MIGRATIONS = [
@@ -25,6 +26,7 @@ export const MIGRATIONS = [
   DataLifecycle1765800000000,
   RetentionArchive1765810000000,
   Webhooks1765820000000,
+  MessageSearch1765830000000,
 ];
 
 /** A connection attempt with no answer by then fails (a refused or black-holed server). */

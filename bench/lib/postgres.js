@@ -19,10 +19,10 @@ async function adminQuery(sql) {
   }
 }
 
-/** A fresh database `qhorus_bench_<ts>_<label>`; `drop()` removes it. */
-async function createDatabase(stamp, label) {
+/** A fresh database `qhorus_bench_<ts>_<label>` (a copy of `template` when given: nobody may be connected to it); `drop()` removes it. */
+async function createDatabase(stamp, label, template) {
   const name = `qhorus_bench_${stamp}_${label}`;
-  await adminQuery(`CREATE DATABASE ${name}`);
+  await adminQuery(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`);
   return { name, url: urlFor(name), drop: () => adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
 }
 

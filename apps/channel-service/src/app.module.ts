@@ -22,6 +22,7 @@ import { ProjectionModule } from './projection/projection.module';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
 import { RetentionModule } from './retention/retention.module';
 import { ExportModule } from './export/export.module';
+import { SearchModule } from './search/search.module';
 import { SummaryModule } from './summary/summary.module';
 import { ThreadsModule } from './threads/threads.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
@@ -77,6 +78,7 @@ export class AppModule {
         ExportModule,
         LifecycleModule,
         ProjectionModule,
+        SearchModule,
         McpModule,
         EventsModule,
         EventStreamsModule,

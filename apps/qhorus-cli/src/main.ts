@@ -4,20 +4,21 @@ import { agentsCommand } from './commands/agents';
 import { channelsCommand } from './commands/channels';
 import { historyCommand, postCommand, tailCommand } from './commands/messages';
 import { inboxCommand } from './commands/inbox';
+import { searchCommand } from './commands/search';
 import { contextCommand, summaryCommand } from './commands/summary';
 import { webhookCommand } from './commands/webhooks';
 
 /** The `qhorus` command line (DESIGN §9), on the typed client: it speaks HTTP only. */
 export function buildProgram(): Command {
   const program = new Command('qhorus')
-    .description('Qhorus from a terminal: agents, channels, posts, a live tail, summaries, context')
+    .description('Qhorus from a terminal: agents, channels, posts, a live tail, summaries, context, search')
     .option('--url <url>', `the service (env QHORUS_URL, default ${DEFAULT_URL})`)
     .option('--token <token>', 'your bearer token (env QHORUS_TOKEN)')
     .option('--json', "print the API's own JSON")
     // One line after a usage error, then where the usage is (the whole help drowned the error).
     .showHelpAfterError("(run 'qhorus --help' for usage)")
     .exitOverride();
-  for (const command of [agentsCommand(), channelsCommand(), postCommand(), tailCommand(), historyCommand(), summaryCommand(), contextCommand(), inboxCommand(), webhookCommand()]) {
+  for (const command of [agentsCommand(), channelsCommand(), postCommand(), tailCommand(), historyCommand(), summaryCommand(), contextCommand(), inboxCommand(), searchCommand(), webhookCommand()]) {
     program.addCommand(command);
   }
   // Errors of subcommands too come back as CommanderError instead of exiting the process.

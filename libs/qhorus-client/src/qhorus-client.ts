@@ -19,6 +19,8 @@ export type CreateChannel = Schemas['CreateChannelDto'];
 export type CreateWebhook = Schemas['CreateWebhookDto'];
 export type Webhook = Schemas['WebhookResponse'];
 export type WebhookAttempt = Schemas['WebhookAttemptResponse'];
+export type SearchResult = Schemas['SearchResultResponse'];
+export type SearchPage = Schemas['SearchResponse'];
 type Query<K extends OperationId> = NonNullable<CallArgs<K>['query']>;
 
 export interface QhorusClientOptions {
@@ -273,6 +275,14 @@ export class QhorusClient {
     if (response.status === HTTP_NOT_MODIFIED) return { changed: false, items: [], total: 0, etag: tag ?? etag };
     const total = Number(response.headers.get('x-total-count') ?? data.length);
     return { changed: true, items: data, total, etag: tag };
+  }
+
+  /**
+   * Full-text search over every channel the caller may read (or `channel`), best first:
+   * `q` in web-search syntax ("a phrase", `or`, `-word`). Page with `cursor: page.nextCursor`.
+   */
+  search(q: string, query: Omit<Query<'SearchController_search'>, 'q'> = {}): Promise<SearchPage> {
+    return this.call('SearchController_search', { query: { ...query, q } });
   }
   threadSummary(channel: string, correlationId: string) {
     return this.call('ThreadsController_summary', { path: { name: channel, correlationId } });

@@ -86,6 +86,13 @@ export const CONFIG_DEFAULTS = {
   // Data lifecycle (redaction, deletion; DESIGN §10)
   QHORUS_ERASE_BATCH_SIZE: 500,
   QHORUS_REDACTION_REASON_MAX_CHARS: 1_000,
+  // Search (issue 32, DESIGN §12)
+  QHORUS_SEARCH_CONFIG: 'simple',
+  QHORUS_SEARCH_QUERY_MAX_CHARS: 500,
+  QHORUS_SEARCH_LIMIT_DEFAULT: 20,
+  QHORUS_SEARCH_LIMIT_MAX: 100,
+  QHORUS_SEARCH_SNIPPET_MAX_CHARS: 300,
+  QHORUS_SEARCH_REINDEX_BATCH: 5_000,
   LOG_LEVEL: 'info' as (typeof LOG_LEVELS)[number],
   // Webhooks (DESIGN §11)
   QHORUS_WEBHOOK_ALLOWED_HOSTS: '',
@@ -101,6 +108,11 @@ export const CONFIG_DEFAULTS = {
   QHORUS_WEBHOOK_LOG_KEEP: 100,
   QHORUS_MAX_WEBHOOKS_PER_AGENT: 100,
 } as const;
+
+/** A text-search configuration name, optionally schema-qualified (checked against the database at start-up). */
+const SEARCH_CONFIG_NAME = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)?$/;
+/** A snippet shorter than this could not show a match with a word either side. */
+const SEARCH_SNIPPET_MIN_CHARS = 40;
 
 /** The failure backoff of a channel's summary, in sweep intervals (see `summaryFailureBackoffMs`). */
 export const SUMMARY_FAILURE_BACKOFF_SWEEP_INTERVALS = 12;
@@ -239,6 +251,18 @@ export class AppConfig {
   @Transform(toInt) @IsInt() @Min(1) QHORUS_ERASE_BATCH_SIZE: number = CONFIG_DEFAULTS.QHORUS_ERASE_BATCH_SIZE;
   /** Longest reason a redaction takes (it is kept in the audit log and on the tombstone). */
   @Transform(toInt) @IsInt() @Min(1) QHORUS_REDACTION_REASON_MAX_CHARS: number = CONFIG_DEFAULTS.QHORUS_REDACTION_REASON_MAX_CHARS;
+  // Search (issue 32, DESIGN §12)
+  /** Text-search configuration of the message index (`simple`: words as written, no stemming); changing it needs `npm run search:reindex`. Must exist in the database (checked at start-up). */
+  @Matches(SEARCH_CONFIG_NAME, { message: '$property must be the name of a text search configuration, such as simple or english (optionally schema.name)' })
+  QHORUS_SEARCH_CONFIG: string = CONFIG_DEFAULTS.QHORUS_SEARCH_CONFIG;
+  /** Longest search `q`, in characters (400 beyond). */
+  @Transform(toInt) @IsInt() @Min(1) QHORUS_SEARCH_QUERY_MAX_CHARS: number = CONFIG_DEFAULTS.QHORUS_SEARCH_QUERY_MAX_CHARS;
+  @Transform(toInt) @IsInt() @Min(1) QHORUS_SEARCH_LIMIT_DEFAULT: number = CONFIG_DEFAULTS.QHORUS_SEARCH_LIMIT_DEFAULT;
+  @Transform(toInt) @IsInt() @Min(1) QHORUS_SEARCH_LIMIT_MAX: number = CONFIG_DEFAULTS.QHORUS_SEARCH_LIMIT_MAX;
+  /** Longest snippet in a search result, in characters (cut with an ellipsis beyond). */
+  @Transform(toInt) @IsInt() @Min(SEARCH_SNIPPET_MIN_CHARS) QHORUS_SEARCH_SNIPPET_MAX_CHARS: number = CONFIG_DEFAULTS.QHORUS_SEARCH_SNIPPET_MAX_CHARS;
+  /** Messages per batch when the index is filled or rebuilt (one short transaction each; posts are never held back). */
+  @Transform(toInt) @IsInt() @Min(1) QHORUS_SEARCH_REINDEX_BATCH: number = CONFIG_DEFAULTS.QHORUS_SEARCH_REINDEX_BATCH;
   @IsIn(LOG_LEVELS) LOG_LEVEL: (typeof LOG_LEVELS)[number] = CONFIG_DEFAULTS.LOG_LEVEL;
 
   // Webhooks (DESIGN §11, webhooks/)
@@ -321,6 +345,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (errors.length > 0) {
     const lines = errors.map((e) => `${e.property}: ${Object.values(e.constraints ?? {}).join('; ')}`);
     throw new ConfigValidationError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
+  }
+  if (config.QHORUS_SEARCH_LIMIT_DEFAULT > config.QHORUS_SEARCH_LIMIT_MAX) {
+    throw new ConfigValidationError('Invalid configuration: QHORUS_SEARCH_LIMIT_DEFAULT must be ≤ QHORUS_SEARCH_LIMIT_MAX');
   }
   if (config.QHORUS_TIERED_MEDIUM_MAX < config.QHORUS_TIERED_SMALL_MAX) {
     throw new ConfigValidationError('Invalid configuration: QHORUS_TIERED_MEDIUM_MAX must be ≥ QHORUS_TIERED_SMALL_MAX');

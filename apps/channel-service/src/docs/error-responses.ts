@@ -26,6 +26,7 @@ export const OPERATION_ERRORS: Record<string, number[]> = {
   InboxController_inbox: [429],
   ChannelsController_update: [403],
   MessagesController_post: [403, 409, 429],
+  SearchController_search: [404],
   SummaryController_override: [409],
   // Data lifecycle (issue 29): archive is the creator's or the admin's; an archived channel takes no post or summary job.
   ChannelArchiveController_archiveChannel: [403],

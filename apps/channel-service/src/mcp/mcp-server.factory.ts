@@ -9,6 +9,7 @@ import { AgentTools } from './tools/agent.tools';
 import { ChannelTools } from './tools/channel.tools';
 import { ContextTools } from './tools/context.tools';
 import { MessageTools } from './tools/message.tools';
+import { SearchTools } from './tools/search.tools';
 import { SummaryTools } from './tools/summary.tools';
 import { ThreadTools } from './tools/thread.tools';
 
@@ -20,7 +21,7 @@ export const MCP_INSTRUCTIONS =
   'then get_channel_summary (state so far), then check_messages after_seq=<coversThroughSeq> for what is newer, or ' +
   'get_channel_context for a ready-made prompt within a token budget. Post with send_message; answer a QUERY or ' +
   'COMMAND with RESPONSE and its correlation_id. check_inbox lists the requests waiting for you across channels; ' +
-  'list_threads and get_thread follow one request. Each channel\'s summary and context are also resources ' +
+  'list_threads and get_thread follow one request; search_messages finds where something was said. Each channel\'s summary and context are also resources ' +
   '(qhorus://channels/{name}/summary, qhorus://channels/{name}/context). Instead of polling, call wait_for_messages: ' +
   'with correlation_id=<your request\'s correlation id> to wait for its answer, with addressed_to_me=true to wait for work ' +
   'sent to you; mark_read records how far you have read. ' +
@@ -45,9 +46,10 @@ export class McpServerFactory {
     summaries: SummaryTools,
     context: ContextTools,
     threads: ThreadTools,
+    search: SearchTools,
     private readonly resources: ChannelResources,
   ) {
-    this.tools = [agents, channels, messages, summaries, context, threads].flatMap((group) => group.tools());
+    this.tools = [agents, channels, messages, summaries, context, threads, search].flatMap((group) => group.tools());
   }
 
   /** `cancelled`: aborted when the client cancels this POST's call from another POST (see McpCancellations). */

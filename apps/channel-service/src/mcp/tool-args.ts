@@ -30,9 +30,13 @@ const integerArgsOf = new WeakMap<z.ZodType, readonly string[]>();
 export const required = (spec: ArgSpec) => describedArg(spec, false);
 export const optional = (spec: ArgSpec) => describedArg(spec, true);
 
-/** A tool's input schema: its arguments, and unknown ones let through to be refused by name. */
-export function toolInput(shape: Record<string, z.ZodType>) {
-  const input = z.looseObject(shape);
+/**
+ * A tool's input schema: its arguments, and unknown ones let through to be refused by name.
+ * `closed`: advertised as a closed object (`additionalProperties: false`, for strict
+ * function-calling dialects) while parsing still lets unknown ones through to that refusal.
+ */
+export function toolInput(shape: Record<string, z.ZodType>, { closed = false }: { closed?: boolean } = {}) {
+  const input = closed ? z.looseObject(shape).meta({ additionalProperties: false }) : z.looseObject(shape);
   const integers = Object.keys(shape).filter((arg) => {
     const type = shape[arg].meta()?.type as ArgSpec['type'] | undefined; // what describedArg declared
     return type === 'integer' || (Array.isArray(type) && type.includes('integer'));

@@ -28,7 +28,7 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Revoke an agent, and with erase=true redact every message it sent (admin) */
+        /** Revoke an agent (admin) */
         delete: operations["AgentsController_revoke"];
         options?: never;
         head?: never;
@@ -46,23 +46,6 @@ export interface paths {
         put?: never;
         /** Rotate an agent's token (admin) */
         post: operations["AgentsController_rotate"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/audit": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Read the audit log (admin) */
-        get: operations["AuditController_list"];
-        put?: never;
-        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -95,8 +78,7 @@ export interface paths {
         get: operations["ChannelsController_get"];
         put?: never;
         post?: never;
-        /** Delete a channel (the channel creator or the admin) */
-        delete: operations["LifecycleController_remove"];
+        delete?: never;
         options?: never;
         head?: never;
         patch: operations["ChannelsController_update"];
@@ -162,23 +144,6 @@ export interface paths {
         put?: never;
         /** Posts a message as the authenticated agent. A retry with the same Idempotency-Key returns the original. */
         post: operations["MessagesController_post"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/channels/{name}/messages/{seq}/redact": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Redact a message (the sender, the channel creator or the admin) */
-        post: operations["LifecycleController_redact"];
         delete?: never;
         options?: never;
         head?: never;
@@ -255,23 +220,6 @@ export interface paths {
         get: operations["SummaryController_history"];
         put?: never;
         post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/channels/{name}/summary/rebuild": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Rebuild the summary from the kept messages (the channel creator or the admin) */
-        post: operations["LifecycleController_rebuild"];
         delete?: never;
         options?: never;
         head?: never;
@@ -356,9 +304,7 @@ export interface paths {
         /**
          * The caller's open obligations across every channel it may read, oldest first: open threads it
          *     owes (targeted at it, or handed off to it) and untargeted open requests from others. At most
-         *     `limit`; the `X-Total-Count` header says how many there are in all. The `ETag` names this
-         *     page: with `If-None-Match` it answers 304 while the inbox is the same, and with `waitMs` it
-         *     waits for the inbox to change first (a hook's "anything new for me?").
+         *     `limit`; the `X-Total-Count` header says how many there are in all.
          */
         get: operations["InboxController_inbox"];
         put?: never;
@@ -369,70 +315,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/webhooks": {
+    "/api/v1/search": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /** The caller's webhooks (the admin: everyone's), oldest first. */
-        get: operations["WebhooksController_list"];
-        put?: never;
-        /** Subscribes the caller to events, delivered signed (Standard Webhooks) to `url`; the secret is shown this once. */
-        post: operations["WebhooksController_create"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/webhooks/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** One webhook; a disabled one says when and why. */
-        get: operations["WebhooksController_get"];
+        /**
+         * Full-text search over every channel the caller may read (EVENT telemetry only with
+         *     `includeEvents`), best first, with a snippet around the matches. Page with `nextCursor`.
+         *     Words match as the text-search configuration splits them (`simple`: as written, no stemming;
+         *     text written without spaces is split only at spaces and punctuation).
+         */
+        get: operations["SearchController_search"];
         put?: never;
         post?: never;
-        /** Deletes a webhook and every delivery it still had pending; answers the hook as it was. */
-        delete: operations["WebhooksController_delete"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/webhooks/{id}/deliveries": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The newest delivery attempts (QHORUS_WEBHOOK_LOG_KEEP kept per hook), newest first. */
-        get: operations["WebhooksController_deliveries"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/webhooks/{id}/test": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Queues a `webhook.test` event for the hook, delivered (and retried) like any other. */
-        post: operations["WebhooksController_test"];
         delete?: never;
         options?: never;
         head?: never;
@@ -553,22 +451,6 @@ export interface components {
              */
             statusCode: number;
         };
-        AuditEntryResponse: {
-            /** @description message.redact, channel.delete, summary.rebuild, channel.archive, channel.unarchive, channel.retention */
-            action: string;
-            /** @description The agent (or 'admin') who asked for it */
-            actor: string;
-            /** Format: date-time */
-            at: string;
-            /** @description The channel by name (it may since have been deleted) */
-            channel: string;
-            /** @description Increasing; pass the last one as `after` for the next page */
-            id: number;
-            /** @description The reason given */
-            reason?: string;
-            /** @description The message, for a redaction */
-            seq?: number;
-        };
         ChannelWithWarningsResponse: {
             /** Format: date-time */
             createdAt: string;
@@ -633,38 +515,6 @@ export interface components {
             summaryThresholdTokens?: number | null;
             /** @description Also update the summary when this many seconds pass with unsummarised messages. */
             updateAfterSeconds?: number;
-        };
-        CreatedWebhookResponse: {
-            /** @description Only these channels (null: every channel the owner may read) */
-            channels: string[] | null;
-            /** Format: date-time */
-            createdAt: string;
-            /**
-             * Format: date-time
-             * @description When the service disabled it (410 Gone, or failing for QHORUS_WEBHOOK_GIVE_UP_MS); null while enabled
-             */
-            disabledAt: string | null;
-            /** @description Why it was disabled */
-            disabledReason: string | null;
-            events: ("message.addressed" | "message.posted" | "summary.updated" | "thread.closed")[];
-            id: string;
-            /** @description The agent whose hook it is (`admin` for the admin's). */
-            owner: string;
-            /** @description The Standard Webhooks signing secret (`whsec_…`): verify each delivery's `webhook-signature` with it. Shown only here. */
-            secret: string;
-            /** @description message.posted only for these types (null: every type but EVENT) */
-            types: string[] | null;
-            url: string;
-        };
-        CreateWebhookDto: {
-            /** @description Only events of these channels (default: every channel the owner may read). */
-            channels?: string[];
-            /** @description What to be told about (at least one). */
-            events: ("message.addressed" | "message.posted" | "summary.updated" | "thread.closed")[];
-            /** @description message.posted only for these message types (default: every type but EVENT). */
-            types?: ("QUERY" | "COMMAND" | "RESPONSE" | "STATUS" | "DECLINE" | "FAILURE" | "HANDOFF" | "DONE")[];
-            /** @description Where events are POSTed: http or https, a host that resolves to a public address (or one QHORUS_WEBHOOK_ALLOWED_HOSTS allows). */
-            url: string;
         };
         DependencyHealth: {
             backend?: string;
@@ -735,8 +585,7 @@ export interface components {
         };
         MessageResponse: {
             channel: string;
-            /** @description null on a redacted message */
-            content: string | null;
+            content: string;
             correlationId: string | null;
             /** Format: date-time */
             createdAt: string;
@@ -745,14 +594,11 @@ export interface components {
             metadata: {
                 [key: string]: unknown;
             } | null;
-            /** @description Present on a redacted message (a tombstone) only */
-            redacted?: components["schemas"]["RedactionResponse"];
             sender: string;
             /** @description Position in the channel: gapless, unique per channel. */
             seq: number;
             target: string | null;
-            /** @description null on a redacted message */
-            topic: string | null;
+            topic: string;
             type: components["schemas"]["MessageType"];
         };
         /** @enum {string} */
@@ -834,17 +680,6 @@ export interface components {
             /** @description Refresh the summary this long after the last one when messages are pending (null: off) */
             updateAfterSeconds: number | null;
         };
-        RedactionResponse: {
-            /** Format: date-time */
-            at: string;
-            /** @description The agent (or 'admin') who redacted it */
-            by: string;
-            reason: string;
-        };
-        RedactMessageDto: {
-            /** @description Why (at most QHORUS_REDACTION_REASON_MAX_CHARS characters). Never repeat the removed content here. */
-            reason: string;
-        };
         RegisterAgentDto: {
             /** @description The agent's unique name, used as the sender of its messages. */
             name: string;
@@ -857,8 +692,6 @@ export interface components {
             token: string;
         };
         RevokedAgentDto: {
-            /** @description With `?erase=true`: how many of its messages were redacted now */
-            erased?: number;
             name: string;
             /**
              * Format: date-time
@@ -873,6 +706,28 @@ export interface components {
             /** @description The new token. Shown once; only its hash is stored. */
             token: string;
         };
+        SearchResponse: {
+            /** @description Pass as `cursor` for the next page of the same search; null on the last page. */
+            nextCursor: string | null;
+            results: components["schemas"]["SearchResultResponse"][];
+        };
+        SearchResultResponse: {
+            channel: string;
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * Format: float
+             * @description Relevance (ts_rank_cd): higher is better; comparable only within one search.
+             */
+            rank: number;
+            sender: string;
+            /** @description Position in the channel */
+            seq: number;
+            /** @description The content around the matches, each match between « and », fragments joined by " … " (bounded: QHORUS_SEARCH_SNIPPET_MAX_CHARS). */
+            snippet: string;
+            topic: string;
+            type: components["schemas"]["MessageType"];
+        };
         SummaryHistoryEntryResponse: {
             annotations: {
                 [key: string]: string;
@@ -883,15 +738,6 @@ export interface components {
             createdAt: string;
             text: string;
             updatedBy: string;
-            version: number;
-        };
-        SummaryRebuildResponse: {
-            channel: string;
-            /** @description What the rebuild dropped: the summary's memory of messages already removed by retention goes with it */
-            note: string;
-            /** @description Whether a job was enqueued now (if not, the sweep starts one) */
-            queued: boolean;
-            /** @description The slot version now (empty, watermark 0) until the job commits */
             version: number;
         };
         SummaryRefreshResponse: {
@@ -999,45 +845,6 @@ export interface components {
             /** @description Token trigger (estimated tokens waiting after the watermark); null turns it off. */
             summaryThresholdTokens?: number | null;
             updateAfterSeconds?: number | null;
-        };
-        WebhookAttemptResponse: {
-            /** Format: date-time */
-            at: string;
-            /** @description Counts from 1 */
-            attempt: number;
-            durationMs: number;
-            /** @description Why it failed or was not sent (absent when delivered) */
-            error?: string;
-            /** @description The event's `webhook-id`, the same on every attempt. */
-            eventId: string;
-            /** @description The receiver's HTTP status (null: no answer, or not sent) */
-            status: number | null;
-            /** @description message.posted, message.addressed, summary.updated, thread.closed or webhook.test. */
-            type: string;
-        };
-        WebhookResponse: {
-            /** @description Only these channels (null: every channel the owner may read) */
-            channels: string[] | null;
-            /** Format: date-time */
-            createdAt: string;
-            /**
-             * Format: date-time
-             * @description When the service disabled it (410 Gone, or failing for QHORUS_WEBHOOK_GIVE_UP_MS); null while enabled
-             */
-            disabledAt: string | null;
-            /** @description Why it was disabled */
-            disabledReason: string | null;
-            events: ("message.addressed" | "message.posted" | "summary.updated" | "thread.closed")[];
-            id: string;
-            /** @description The agent whose hook it is (`admin` for the admin's). */
-            owner: string;
-            /** @description message.posted only for these types (null: every type but EVENT) */
-            types: string[] | null;
-            url: string;
-        };
-        WebhookTestResponse: {
-            /** @description Its `webhook-id`: find it in `GET /webhooks/{id}/deliveries`. */
-            eventId: string;
         };
     };
     responses: never;
@@ -1184,10 +991,7 @@ export interface operations {
     };
     AgentsController_revoke: {
         parameters: {
-            query?: {
-                /** @description Also redact every message the agent sent (audited; each batch all or nothing). */
-                erase?: boolean;
-            };
+            query?: never;
             header?: never;
             path: {
                 name: string;
@@ -1202,15 +1006,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RevokedAgentDto"];
-                };
-            };
-            /** @description Bad input: the message names the problem and `details` lists every bad field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"];
                 };
             };
             /** @description Missing, unknown or revoked bearer token */
@@ -1290,66 +1085,6 @@ export interface operations {
             };
             /** @description No such channel (or agent), or a private channel the caller is not a member of */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Postgres is unreachable: retry shortly (retry a post with the same Idempotency-Key: it is never stored twice) */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-        };
-    };
-    AuditController_list: {
-        parameters: {
-            query?: {
-                /** @description Only entries with id greater than this: pass the last id of the previous page (default 0). */
-                after?: number;
-                /** @description Page size (default QHORUS_PAGE_LIMIT_DEFAULT, at most QHORUS_PAGE_LIMIT_MAX). */
-                limit?: number;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AuditEntryResponse"][];
-                };
-            };
-            /** @description Bad input: the message names the problem and `details` lists every bad field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Missing, unknown or revoked bearer token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Not allowed: the admin token is needed, a body `sender` is not the caller, a quota is reached (QHORUS_MAX_CHANNELS_PER_AGENT) or the summariser policy forbids the choice (QHORUS_MODEL_SUMMARISER_POLICY) */
-            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1555,62 +1290,6 @@ export interface operations {
             };
             /** @description Missing, unknown or revoked bearer token */
             401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description No such channel (or agent), or a private channel the caller is not a member of */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Postgres is unreachable: retry shortly (retry a post with the same Idempotency-Key: it is never stored twice) */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-        };
-    };
-    LifecycleController_remove: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                name: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Deleted */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Missing, unknown or revoked bearer token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Not allowed: the admin token is needed, a body `sender` is not the caller, a quota is reached (QHORUS_MAX_CHANNELS_PER_AGENT) or the summariser policy forbids the choice (QHORUS_MODEL_SUMMARISER_POLICY) */
-            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2116,86 +1795,6 @@ export interface operations {
             };
         };
     };
-    LifecycleController_redact: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                name: string;
-                seq: number;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["RedactMessageDto"];
-            };
-        };
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["MessageResponse"];
-                };
-            };
-            /** @description Bad input: the message names the problem and `details` lists every bad field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Missing, unknown or revoked bearer token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Not allowed: the admin token is needed, a body `sender` is not the caller, a quota is reached (QHORUS_MAX_CHANNELS_PER_AGENT) or the summariser policy forbids the choice (QHORUS_MODEL_SUMMARISER_POLICY) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description No such channel (or agent), or a private channel the caller is not a member of */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description The body is over the request limit, the content over QHORUS_MAX_CONTENT_BYTES, or the metadata over QHORUS_MAX_METADATA_BYTES */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Postgres is unreachable: retry shortly (retry a post with the same Idempotency-Key: it is never stored twice) */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-        };
-    };
     MessagesController_postBatch: {
         parameters: {
             query?: never;
@@ -2610,63 +2209,6 @@ export interface operations {
             };
         };
     };
-    LifecycleController_rebuild: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                name: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            202: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["SummaryRebuildResponse"];
-                };
-            };
-            /** @description Missing, unknown or revoked bearer token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Not allowed: the admin token is needed, a body `sender` is not the caller, a quota is reached (QHORUS_MAX_CHANNELS_PER_AGENT) or the summariser policy forbids the choice (QHORUS_MODEL_SUMMARISER_POLICY) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description No such channel (or agent), or a private channel the caller is not a member of */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Postgres is unreachable: retry shortly (retry a post with the same Idempotency-Key: it is never stored twice) */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-        };
-    };
     SummaryController_refresh: {
         parameters: {
             query?: never;
@@ -2905,17 +2447,8 @@ export interface operations {
             query?: {
                 /** @description At most this many obligations, oldest first (default and maximum are configured). */
                 limit?: number;
-                /**
-                 * @description Long poll: wait up to this long (ms; at most QHORUS_LONG_POLL_MAX_MS) for the inbox to differ
-                 *     from the one `If-None-Match` names (an empty inbox without it); at the deadline it answers
-                 *     304 when it is still that one.
-                 */
-                waitMs?: number;
             };
-            header?: {
-                /** @description An inbox's ETag: 304 while the inbox is still that one (with waitMs: wait for a change first) */
-                "If-None-Match"?: string;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -2923,8 +2456,6 @@ export interface operations {
         responses: {
             200: {
                 headers: {
-                    /** @description Names this page (its obligations and the total; not their ages) */
-                    ETag?: string;
                     /** @description How many obligations there are in all (more than the page holds when it was cut at `limit`) */
                     "X-Total-Count"?: number;
                     [name: string]: unknown;
@@ -2933,13 +2464,6 @@ export interface operations {
                     "application/json": components["schemas"]["InboxItemResponse"][];
                 };
             };
-            /** @description The inbox is the one If-None-Match names (with waitMs: still, when the time was up); no body */
-            304: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
             /** @description Bad input: the message names the problem and `details` lists every bad field */
             400: {
                 headers: {
@@ -2958,15 +2482,6 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description A limit was reached (per-agent rate, failed authentications per address, event streams per agent): the message names it; retry after the `Retry-After` header */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
             /** @description Postgres is unreachable: retry shortly (retry a post with the same Idempotency-Key: it is never stored twice) */
             503: {
                 headers: {
@@ -2978,217 +2493,30 @@ export interface operations {
             };
         };
     };
-    WebhooksController_list: {
+    SearchController_search: {
         parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["WebhookResponse"][];
-                };
-            };
-            /** @description Missing, unknown or revoked bearer token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Postgres is unreachable: retry shortly (retry a post with the same Idempotency-Key: it is never stored twice) */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-        };
-    };
-    WebhooksController_create: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["CreateWebhookDto"];
-            };
-        };
-        responses: {
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CreatedWebhookResponse"];
-                };
-            };
-            /** @description Bad input: the message names the problem and `details` lists every bad field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Missing, unknown or revoked bearer token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Not allowed: the admin token is needed, a body `sender` is not the caller, a quota is reached (QHORUS_MAX_CHANNELS_PER_AGENT) or the summariser policy forbids the choice (QHORUS_MODEL_SUMMARISER_POLICY) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description The body is over the request limit, the content over QHORUS_MAX_CONTENT_BYTES, or the metadata over QHORUS_MAX_METADATA_BYTES */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Postgres is unreachable: retry shortly (retry a post with the same Idempotency-Key: it is never stored twice) */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-        };
-    };
-    WebhooksController_get: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["WebhookResponse"];
-                };
-            };
-            /** @description Missing, unknown or revoked bearer token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description No such channel (or agent), or a private channel the caller is not a member of */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Postgres is unreachable: retry shortly (retry a post with the same Idempotency-Key: it is never stored twice) */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-        };
-    };
-    WebhooksController_delete: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["WebhookResponse"];
-                };
-            };
-            /** @description Missing, unknown or revoked bearer token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description No such channel (or agent), or a private channel the caller is not a member of */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Postgres is unreachable: retry shortly (retry a post with the same Idempotency-Key: it is never stored twice) */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-        };
-    };
-    WebhooksController_deliveries: {
-        parameters: {
-            query?: {
-                /** @description At most this many attempts, newest first (default and maximum: the attempts kept, QHORUS_WEBHOOK_LOG_KEEP). */
+            query: {
+                /** @description Only this channel (404 when the caller may not read it). */
+                channel?: string;
+                /** @description The `nextCursor` of the previous page of the same search. */
+                cursor?: string;
+                /** @description Include EVENT telemetry (hidden by default). */
+                includeEvents?: boolean;
+                /** @description Page size (default and maximum are configured). */
                 limit?: number;
+                /**
+                 * @description What to look for, in web-search syntax: words (all must match), "a quoted phrase", `or`
+                 *     between alternatives, `-word` to exclude. Its longest length is configured
+                 *     (QHORUS_SEARCH_QUERY_MAX_CHARS).
+                 */
+                q: string;
+                /** @description Only messages from this agent. */
+                sender?: string;
+                /** @description Only these types, a comma list (naming EVENT includes telemetry) */
+                type?: string;
             };
             header?: never;
-            path: {
-                id: string;
-            };
+            path?: never;
             cookie?: never;
         };
         requestBody?: never;
@@ -3198,7 +2526,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["WebhookAttemptResponse"][];
+                    "application/json": components["schemas"]["SearchResponse"];
                 };
             };
             /** @description Bad input: the message names the problem and `details` lists every bad field */
@@ -3221,63 +2549,6 @@ export interface operations {
             };
             /** @description No such channel (or agent), or a private channel the caller is not a member of */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Postgres is unreachable: retry shortly (retry a post with the same Idempotency-Key: it is never stored twice) */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-        };
-    };
-    WebhooksController_test: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            202: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["WebhookTestResponse"];
-                };
-            };
-            /** @description Missing, unknown or revoked bearer token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description No such channel (or agent), or a private channel the caller is not a member of */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Conflict: the name is taken, the version moved on, or an Idempotency-Key was reused with another body */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };

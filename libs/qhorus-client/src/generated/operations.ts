@@ -28,6 +28,7 @@ export const OPERATIONS = {
   MessagesController_postBatch: { method: 'POST', path: '/api/v1/channels/{name}/messages/batch', produces: 'application/json' },
   MetricsController_scrape: { method: 'GET', path: '/metrics', produces: 'text/plain' },
   ProjectionController_context: { method: 'GET', path: '/api/v1/channels/{name}/context', produces: 'application/json' },
+  SearchController_search: { method: 'GET', path: '/api/v1/search', produces: 'application/json' },
   SummaryController_get: { method: 'GET', path: '/api/v1/channels/{name}/summary', produces: 'application/json' },
   SummaryController_history: { method: 'GET', path: '/api/v1/channels/{name}/summary/history', produces: 'application/json' },
   SummaryController_override: { method: 'PUT', path: '/api/v1/channels/{name}/summary', produces: 'application/json' },

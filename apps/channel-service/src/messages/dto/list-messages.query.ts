@@ -8,16 +8,16 @@ import { queryBool, queryInt } from '../../common/query-transforms';
 import { NotBlank } from '../../common/not-blank';
 
 /** `type=QUERY,command` → ['QUERY', 'COMMAND'] (as a post accepts any case). MCP may pass an array. */
-const toTypeList = ({ value }: { value: unknown }) => {
+export const toTypeList = ({ value }: { value: unknown }) => {
   const parts = typeof value === 'string' ? value.split(',') : value;
   return Array.isArray(parts) ? parts.map((p) => (typeof p === 'string' ? p.trim().toUpperCase() : p)) : parts;
 };
-const unknownTypes = (args: ValidationArguments) => {
+export const unknownTypes = (args: ValidationArguments) => {
   const bad = (Array.isArray(args.value) ? args.value : [args.value]).filter((t) => !MESSAGE_TYPES.includes(t));
   return `type: unknown message type ${bad.map((t) => `'${String(t)}'`).join(', ')}; known types: ${MESSAGE_TYPES.join(', ')}`;
 };
 /** The longest agent name a sender or target filter can match. */
-const MAX_AGENT_NAME_LENGTH = 64;
+export const MAX_AGENT_NAME_LENGTH = 64;
 
 /**
  * Reading a channel's messages (every page in ascending seq): forwards after `afterSeq`, or the
