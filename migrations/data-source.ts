@@ -8,6 +8,7 @@ import { Security1765400000000 } from './1765400000000-security';
 import { CoordinationReads1765500000000 } from './1765500000000-coordination-reads';
 import { ThreadIndex1765600000000 } from './1765600000000-thread-index';
 import { ChannelQuotaCounter1765700000000 } from './1765700000000-channel-quota-counter';
+import { DataLifecycle1765800000000 } from './1765800000000-data-lifecycle';
 
 /** Every migration, in timestamp order. Listed explicitly so the app, the CLI and jest load the same set. */
 export const MIGRATIONS = [
@@ -19,6 +20,7 @@ export const MIGRATIONS = [
   CoordinationReads1765500000000,
   ThreadIndex1765600000000,
   ChannelQuotaCounter1765700000000,
+  DataLifecycle1765800000000,
 ];
 
 /** A connection attempt with no answer by then fails (a refused or black-holed server). */

@@ -3,6 +3,7 @@ import { EventEmitterModule } from '@nestjs/event-emitter';
 import { ChannelSummaryModule, SummariserModule } from '@qhorus/blocks-channel-summary';
 import { LoggerModule } from 'nestjs-pino';
 import type { DestinationStream } from 'pino';
+import { AuditModule } from './audit/audit.module';
 import { AuthModule } from './auth/auth.module';
 import { ChannelsModule } from './channels/channels.module';
 import { AppConfig } from './config/app-config';
@@ -59,6 +60,7 @@ export class AppModule {
         }),
         DatabaseModule,
         AuthModule,
+        AuditModule,
         RateLimitModule,
         ChannelsModule,
         MessagesModule,

@@ -24,6 +24,24 @@ export interface DatabaseOpenOptions {
   readonly sessionOutlivesConnection?: boolean;
 }
 
+/** What runs a statement: the pool (`Database`) or one open transaction (`Transaction`). */
+export interface Queryable {
+  query<Row = unknown>(text: string, values?: unknown[]): Promise<Row[]>;
+}
+
+/** One connection inside BEGIN … COMMIT, handed to `Database.transaction`'s callback. */
+export class Transaction implements Queryable {
+  constructor(
+    private readonly client: PoolClient,
+    private readonly statementName: (text: string) => string | undefined,
+  ) {}
+
+  async query<Row = unknown>(text: string, values: unknown[] = []): Promise<Row[]> {
+    const result = await this.client.query({ name: this.statementName(text), text, values });
+    return result.rows;
+  }
+}
+
 /**
  * The one way repositories talk to Postgres: its own `pg` pool (built by `poolConfig` in
  * migrations/data-source.ts, like the TypeORM data source that only runs migrations), with
@@ -32,7 +50,7 @@ export interface DatabaseOpenOptions {
  * Rows come back exactly as `pg` returns them: bigint columns as strings, converted at the edge.
  * Keep statement texts in module constants: a text rebuilt per call is hashed again per call.
  */
-export class Database {
+export class Database implements Queryable {
   private readonly names = new Map<string, string>();
   private closing: Promise<void> | undefined;
 
@@ -70,6 +88,35 @@ export class Database {
       // statements prepared on it, as they were: keep it. Anything else (a timeout, a cut
       // socket) may have left it mid-exchange: drop it. pg's pool.query drops it in both cases.
       if (!(err instanceof DatabaseError)) broken = err as Error;
+      throw err;
+    } finally {
+      client.release(broken);
+    }
+  }
+
+  /**
+   * Runs `work` in one transaction on one connection: COMMIT when it resolves, ROLLBACK when it
+   * throws (then rethrows). For the few operations one statement cannot express (the lifecycle
+   * operations of DESIGN §10). `work` must run its statements on the `Transaction` it is given:
+   * a `db.query` inside it would wait for a second connection (the embedded pool has one).
+   */
+  async transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
+    const client: PoolClient = await this.pool.connect();
+    let broken: Error | undefined;
+    try {
+      await client.query('BEGIN');
+      try {
+        const result = await work(new Transaction(client, (text) => this.statementName(text)));
+        await client.query('COMMIT');
+        return result;
+      } catch (err) {
+        await client.query('ROLLBACK').catch((rollbackErr: Error) => {
+          broken = rollbackErr;
+        });
+        throw err;
+      }
+    } catch (err) {
+      if (!(err instanceof DatabaseError)) broken ??= err as Error;
       throw err;
     } finally {
       client.release(broken);

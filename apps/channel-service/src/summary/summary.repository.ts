@@ -118,7 +118,8 @@ const COMMITTED_COLUMNS = columnNames(SLOT_COLUMNS)
 
 // The running token total at the new watermark: one indexed lookup (0 before the first message).
 // The history keeps the newest $8 versions: older ones are pruned by the same statement (the
-// DELETE sees the table as before the INSERT, so the new row is never a candidate).
+// DELETE sees the table as before the INSERT, so the new row is never a candidate), but never the
+// channel's base version (retention's long memory, DESIGN §10).
 const COMMIT_SQL = `
   WITH committed AS (
     UPDATE channel_summaries s
@@ -127,7 +128,7 @@ const COMMIT_SQL = `
         version = s.version + 1,
         updated_at = now(), updated_by = $6, last_error = NULL, last_error_at = NULL
     WHERE s.channel_id = $1 AND s.version = $2
-    RETURNING ${SLOT_COLUMNS}, s.refresh_through_seq
+    RETURNING ${SLOT_COLUMNS}, s.refresh_through_seq, s.base_version
   ), due_flag AS (
     UPDATE channels c SET summary_due = c.last_seq - committed.covers_through_seq >= c.summary_threshold
     FROM committed WHERE c.id = committed.channel_id
@@ -137,6 +138,7 @@ const COMMIT_SQL = `
   ), pruned AS (
     DELETE FROM channel_summary_history old USING committed
     WHERE old.channel_id = committed.channel_id AND old.version <= committed.version - $8::int
+      AND old.version IS DISTINCT FROM committed.base_version
   )
   SELECT ${COMMITTED_COLUMNS}, (${DUE}) AS due_again FROM committed s JOIN channels c ON c.id = s.channel_id`;
 

@@ -1,0 +1,27 @@
+import { Controller, Get, Query } from '@nestjs/common';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { AdminOnly } from '../auth/auth.decorators';
+import { AppConfig } from '../config/app-config';
+import { AuditLog } from './audit-log.repository';
+import { AuditEntryResponse } from './dto/audit-entry.response';
+import { AuditQuery } from './dto/audit.query';
+
+@ApiTags('audit')
+@ApiBearerAuth()
+@Controller('audit')
+export class AuditController {
+  constructor(
+    private readonly audit: AuditLog,
+    private readonly config: AppConfig,
+  ) {}
+
+  /** The audit log of lifecycle operations (redactions, deletions, rebuilds, archive changes, retention passes), oldest first. */
+  @Get()
+  @AdminOnly()
+  @ApiOperation({ summary: 'Read the audit log (admin)' })
+  @ApiOkResponse({ type: [AuditEntryResponse] })
+  async list(@Query() query: AuditQuery): Promise<AuditEntryResponse[]> {
+    const limit = Math.min(query.limit ?? this.config.QHORUS_PAGE_LIMIT_DEFAULT, this.config.QHORUS_PAGE_LIMIT_MAX);
+    return this.audit.page(query.after ?? 0, limit);
+  }
+}
