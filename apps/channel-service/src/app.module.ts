@@ -19,6 +19,7 @@ import { MetricsModule } from './metrics/metrics.module';
 import { ProjectionModule } from './projection/projection.module';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
 import { SummaryModule } from './summary/summary.module';
+import { TelemetryModule } from './telemetry/telemetry.module';
 import { ThreadsModule } from './threads/threads.module';
 
 /** Ways to extend the service when embedding it (tests, domain teams' own entry points). */
@@ -42,6 +43,7 @@ export class AppModule {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config),
+        TelemetryModule,
         LoggerModule.forRoot(loggerOptions(config, options.logDestination)),
         EventEmitterModule.forRoot({ wildcard: false, maxListeners: 50 }),
         ChannelSummaryModule.forRoot({

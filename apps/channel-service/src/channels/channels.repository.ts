@@ -4,7 +4,7 @@ import { readableSql, Viewer } from './channel-access';
 import { Channel, CHANNEL_COLUMNS, ChannelRow, toChannel } from './channel.entity';
 import { qualifiedColumns } from '../database/column-list';
 
-export type NewChannel = Omit<Channel, 'id' | 'lastSeq' | 'tokenTotal' | 'createdAt'>;
+export type NewChannel = Omit<Channel, 'id' | 'lastSeq' | 'tokenTotal' | 'contentEpoch' | 'createdAt'>;
 
 export type ChannelChanges = Partial<Pick<Channel, 'description' | 'summaryThreshold' | 'summaryThresholdTokens' | 'updateAfterSeconds' | 'summariser' | 'members'>>;
 
