@@ -80,6 +80,7 @@ export class SummaryJobRunner {
       const message = err instanceof Error ? err.message : String(err);
       this.logger.warn({ channel: channel.name, coversThroughSeq: slot.coversThroughSeq, err: message }, 'summary step failed');
       this.emitFinished(channelId, channel.name, 'failure', tier, startedAt, steps);
+      modelCalls.release();
       await this.summaries.recordError(channelId, message);
       throw err;
     }

@@ -10,6 +10,11 @@ import type { NodeSDK } from '@opentelemetry/sdk-node';
 export const DEFAULT_OTEL_SERVICE_NAME = 'qhorus';
 /** Routes whose spans are noise (probes and scrapes every few seconds). */
 const UNTRACED_PATHS = ['/health', '/health/live', '/metrics'];
+/**
+ * Query parameters whose values never reach a server span: a search query is message text, and a
+ * client that put a credential in the URL must not have it exported (the SDK's own list, plus `q`).
+ */
+const REDACTED_QUERY_PARAMS = ['q', 'query', 'token', 'access_token', 'api_key', 'apikey', 'key', 'secret', 'password', 'sig', 'signature', 'Signature', 'AWSAccessKeyId', 'X-Goog-Signature'];
 
 let sdk: NodeSDK | null = null;
 
@@ -43,8 +48,7 @@ export function startTracing(env: NodeJS.ProcessEnv = process.env): boolean {
     instrumentations: [
       new HttpInstrumentation({
         ignoreIncomingRequestHook: (req) => UNTRACED_PATHS.includes((req.url ?? '').split('?')[0]),
-        // Outgoing calls of the exporter itself would trace themselves.
-        ignoreOutgoingRequestHook: () => false,
+        redactedQueryParamsServer: REDACTED_QUERY_PARAMS,
       }),
       // Statement text only (parameters, and so message content, never reach a span).
       new PgInstrumentation({ enhancedDatabaseReporting: false }),
