@@ -72,7 +72,7 @@ function cpuPerRequestUs(before, after, requests) {
  * and the server process's CPU time per request (µs) — a figure much less sensitive to other
  * load on the machine than req/s.
  */
-async function runLoad({ url, method, paths, headers = {}, body, durationS, pid }) {
+async function runLoad({ url, method, paths, headers = {}, body, durationS, pid, expectStatus = '2xx' }) {
   let next = 0;
   const headersList = Array.isArray(headers) ? headers : [headers];
   const cpuBefore = cpuSnapshot(pid);
@@ -88,10 +88,12 @@ async function runLoad({ url, method, paths, headers = {}, body, durationS, pid 
       client.setRequests([{ method, path: paths[i % paths.length], headers: headersList[i % headersList.length], body }]);
     },
   });
-  const ok = result['2xx'];
-  if (result.non2xx > 0 || result.errors > 0) {
+  // `expectStatus: '3xx'` measures conditional reads: every answer must be a 304.
+  const ok = result[expectStatus];
+  const unexpected = result['1xx'] + result['2xx'] + result['3xx'] + result['4xx'] + result['5xx'] - ok;
+  if (unexpected > 0 || result.errors > 0) {
     const codes = JSON.stringify(result.statusCodeStats);
-    throw new Error(`${method} ${url}: ${result.non2xx} non-2xx answers, ${result.errors} errors (${codes}); the run is not valid`);
+    throw new Error(`${method} ${url}: ${unexpected} answers not ${expectStatus}, ${result.errors} errors (${codes}); the run is not valid (expected ${expectStatus})`);
   }
   const cpuAfter = cpuSnapshot(pid);
   /** µs of CPU per answered request, by consumer; `machine` also counts anything else running. */
