@@ -13,6 +13,7 @@ const { join } = require('node:path');
 const cfg = require('./config');
 const dist = require('./lib/dist');
 const { JsonClient } = require('./lib/http');
+const { registerServerDatabase } = require('./lib/load');
 const { channelNames, copySlotsToBaseline, createBaselineChannels, seedSummaries } = require('./lib/fixtures');
 const { createDatabase, runMigrations } = require('./lib/postgres');
 const { deleteRedisPrefix } = require('./lib/redis');
@@ -113,6 +114,7 @@ async function main() {
       cleanups.unshift(() => prepared.stop());
       const floor = await startNestFloor({ databaseUrl: floorDb.url, poolSize, nodeArgs: profileArgs });
       cleanups.unshift(() => floor.stop());
+      for (const [server, db] of [[service, serviceDb], [baseline, baselineDb], [prepared, preparedDb], [floor, floorDb]]) registerServerDatabase(server.pid, db.name);
       log(`service pid ${service.pid} at ${service.url}, baseline pid ${baseline.pid} at ${baseline.url}, prepared baseline pid ${prepared.pid} at ${prepared.url}, Nest floor pid ${floor.pid} at ${floor.url}, pool size ${poolSize}`);
 
       const admin = new JsonClient(service.url, cfg.ADMIN_TOKEN);
@@ -226,6 +228,7 @@ async function main() {
         cleanups.push(() => tracedDb.drop(), () => deleteRedisPrefix(tracedPrefix), () => sink.close());
         const traced = await startService({ databaseUrl: tracedDb.url, queuePrefix: tracedPrefix, poolSize, label: 'traced service', env: { OTEL_EXPORTER_OTLP_ENDPOINT: sink.endpoint } });
         cleanups.unshift(() => traced.stop());
+        registerServerDatabase(traced.pid, tracedDb.name);
         const tracedHeaders = await fleet(traced.url, POST_CHANNELS);
         report.tracing = {
           ...(await alternate(
