@@ -133,6 +133,8 @@ module.exports = {
     BATCH_VS_SINGLE: 5,
     /** POST throughput with tracing on may drop at most this much against off. */
     TRACING_MAX_DROP: 0.15,
+    /** What `tools/list` may cost an agent's context (issue 28). */
+    MCP_TOOLS_LIST_TOKENS: 2_400,
     FRESHNESS_P95_MS: 500,
     LINEARITY: 1.0,
   },

@@ -2,7 +2,7 @@
 'use strict';
 // `npm run bench`: builds the service, starts it in production mode (Postgres + BullMQ) next to
 // a bare Fastify + pg baseline, and measures the figures of docs/benchmarks.md.
-//   --only=post,get,conditional,batch,tracing,embedded,freshness,heuristic,linearity,capacity,sweep,wakeup   a subset (default: all)
+//   --only=mcp,post,get,conditional,batch,tracing,embedded,freshness,heuristic,linearity,capacity,sweep,wakeup   a subset (default: all)
 //   --profile                                       all three servers under `node --cpu-prof` (see bench/tools/)
 //   --no-build                                      reuse dist/
 // Durations: BENCH_DURATION_S, BENCH_ROUNDS, BENCH_WARMUP_S (see bench/config.js).
@@ -23,10 +23,11 @@ const { runStamp } = require('./lib/stamp');
 const { compare, measuredWindows } = require('./scenarios/throughput');
 const { measureFreshness } = require('./scenarios/freshness');
 const { alternate, startSinkCollector } = require('./scenarios/variants');
+const { measureToolsList } = require('./scenarios/mcp-tools');
 
-const ALL = ['post', 'get', 'conditional', 'batch', 'tracing', 'embedded', 'freshness', 'heuristic', 'linearity', 'capacity', 'sweep', 'wakeup'];
+const ALL = ['mcp', 'post', 'get', 'conditional', 'batch', 'tracing', 'embedded', 'freshness', 'heuristic', 'linearity', 'capacity', 'sweep', 'wakeup'];
 /** The figures that need the four HTTP servers started. */
-const HTTP_FIGURES = ['post', 'get', 'conditional', 'batch', 'tracing', 'embedded', 'freshness'];
+const HTTP_FIGURES = ['mcp', 'post', 'get', 'conditional', 'batch', 'tracing', 'embedded', 'freshness'];
 const args = process.argv.slice(2);
 const only = (args.find((a) => a.startsWith('--only=')) ?? `--only=${ALL.join(',')}`).slice('--only='.length).split(',');
 const unknown = only.filter((name) => !ALL.includes(name));
@@ -75,7 +76,7 @@ function attempt(name, failures, fn) {
 
 async function main() {
   const failures = [];
-  const report = { figures: [], batch: null, tracing: null, embedded: null, freshness: null, heuristic: null, linearity: null, capacity: null, sweep: null, wakeup: null };
+  const report = { figures: [], mcp: null, batch: null, tracing: null, embedded: null, freshness: null, heuristic: null, linearity: null, capacity: null, sweep: null, wakeup: null };
   const started = new Date();
   const loadBefore = load();
   log(`Qhorus bench ${started.toISOString()} — ${os.cpus().length} CPUs, load average ${loadBefore}`);
@@ -133,6 +134,7 @@ async function main() {
       const preparedPost = { url: prepared.url, pid: prepared.pid, paths: postPaths(POST_CHANNELS), headers };
       const floorPost = { url: floor.url, pid: floor.pid, paths: postPaths(POST_CHANNELS), headers };
 
+      if (wants('mcp')) report.mcp = await measureToolsList(service.url, token, cfg.ADMIN_TOKEN);
       if (wants('post')) {
         report.figures.push({
           ...(await compare({

@@ -8,7 +8,7 @@ const pct = (n) => `${(n * 100).toFixed(0)} %`;
 const verdict = (ok) => (ok ? 'PASS' : 'MISS');
 
 /** The markdown table `npm run bench` prints (and docs/benchmarks.md records). */
-function renderReport({ figures, batch, tracing, embedded, freshness, heuristic, linearity, capacity, sweep, wakeup }) {
+function renderReport({ figures, mcp, batch, tracing, embedded, freshness, heuristic, linearity, capacity, sweep, wakeup }) {
   const lines = [];
   if (figures.length > 0) {
     // Each figure against both yardsticks: the plain baseline (statements parsed and planned every
@@ -73,6 +73,10 @@ function renderReport({ figures, batch, tracing, embedded, freshness, heuristic,
       `p95 ≤ ${TARGETS.FRESHNESS_P95_MS} ms`,
       verdict(freshness.p95 <= TARGETS.FRESHNESS_P95_MS && freshness.missed === 0),
     ]);
+  }
+  if (mcp) {
+    const size = (m) => `${int(m.chars)} chars, ${int(m.tokensByChars)} tokens by chars ÷ 4, ${int(m.tokensEstimated)} by the project's estimate, ${m.tools} tools`;
+    rows.push([`MCP \`tools/list\` as an agent (as the admin: ${size(mcp.admin)})`, size(mcp.agent), `< ${int(TARGETS.MCP_TOOLS_LIST_TOKENS)} tokens`, verdict(Math.max(mcp.agent.tokensByChars, mcp.agent.tokensEstimated) < TARGETS.MCP_TOOLS_LIST_TOKENS)]);
   }
   if (tracing) {
     const drop = 1 - tracing.b.rps / tracing.a.rps;
