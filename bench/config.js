@@ -118,17 +118,27 @@ module.exports = {
   },
 
   /** The issue's targets. */
+  /**
+   * Re-based on 2026-12-03 (issue 33): per-request figures against the prepared bare stack in the
+   * same run; the heuristic's 200,000 msgs/s is retired (it is reported, not judged).
+   */
   TARGETS: {
-    POST_RATIO: 0.6,
-    GET_SUMMARY_RATIO: 0.7,
+    POST_RATIO: 0.5,
+    GET_SUMMARY_RATIO: 0.6,
+    /** A 304 summary read ÷ the prepared bare stack's full summary read. */
+    CONDITIONAL_READ_RATIO: 0.8,
     P99_FACTOR: 3,
     /** Batch posting: messages/s ÷ the prepared bare multi-row insert, and ÷ the service's single posts. */
-    BATCH_RATIO: 0.6,
+    BATCH_RATIO: 0.5,
     BATCH_VS_SINGLE: 5,
+    /** POST throughput with tracing on may drop at most this much against off. */
+    TRACING_MAX_DROP: 0.15,
+    /** What `tools/list` may cost an agent's context (issue 28). */
+    MCP_TOOLS_LIST_TOKENS: 2_400,
     FRESHNESS_P95_MS: 500,
-    HEURISTIC_MSGS_PER_S: 200_000,
     LINEARITY: 1.0,
   },
+
 
   /** The message every POST run sends (both servers). */
   /** Batch posting: messages per POST …/messages/batch (the issue's figure). */

@@ -2,17 +2,18 @@
 'use strict';
 // `npm run bench`: builds the service, starts it in production mode (Postgres + BullMQ) next to
 // a bare Fastify + pg baseline, and measures the figures of docs/benchmarks.md.
-//   --only=post,get,batch,freshness,heuristic,linearity,capacity,sweep,wakeup   a subset (default: all)
+//   --only=mcp,post,get,conditional,batch,tracing,embedded,freshness,heuristic,linearity,capacity,sweep,wakeup   a subset (default: all)
 //   --profile                                       all three servers under `node --cpu-prof` (see bench/tools/)
 //   --no-build                                      reuse dist/
 // Durations: BENCH_DURATION_S, BENCH_ROUNDS, BENCH_WARMUP_S (see bench/config.js).
 const { execFileSync, execSync } = require('node:child_process');
-const { mkdirSync, writeFileSync } = require('node:fs');
+const { mkdirSync, mkdtempSync, rmSync, writeFileSync } = require('node:fs');
 const os = require('node:os');
 const { join } = require('node:path');
 const cfg = require('./config');
 const dist = require('./lib/dist');
 const { JsonClient } = require('./lib/http');
+const { registerServerDatabase } = require('./lib/load');
 const { channelNames, copySlotsToBaseline, createBaselineChannels, seedSummaries } = require('./lib/fixtures');
 const { createDatabase, runMigrations } = require('./lib/postgres');
 const { deleteRedisPrefix } = require('./lib/redis');
@@ -21,8 +22,12 @@ const { startBaseline, startNestFloor, startService } = require('./lib/servers')
 const { runStamp } = require('./lib/stamp');
 const { compare, measuredWindows } = require('./scenarios/throughput');
 const { measureFreshness } = require('./scenarios/freshness');
+const { alternate, startSinkCollector } = require('./scenarios/variants');
+const { measureToolsList } = require('./scenarios/mcp-tools');
 
-const ALL = ['post', 'get', 'batch', 'freshness', 'heuristic', 'linearity', 'capacity', 'sweep', 'wakeup'];
+const ALL = ['mcp', 'post', 'get', 'conditional', 'batch', 'tracing', 'embedded', 'freshness', 'heuristic', 'linearity', 'capacity', 'sweep', 'wakeup'];
+/** The figures that need the four HTTP servers started. */
+const HTTP_FIGURES = ['mcp', 'post', 'get', 'conditional', 'batch', 'tracing', 'embedded', 'freshness'];
 const args = process.argv.slice(2);
 const only = (args.find((a) => a.startsWith('--only=')) ?? `--only=${ALL.join(',')}`).slice('--only='.length).split(',');
 const unknown = only.filter((name) => !ALL.includes(name));
@@ -46,6 +51,18 @@ function runJsonScript(script, env = {}, cpu) {
   return JSON.parse(out.trim().split('\n').pop());
 }
 
+/** Registers the bench's fleet (one agent per connection) and its channels on a server; returns their headers. */
+async function fleet(url, channels) {
+  const admin = new JsonClient(url, cfg.ADMIN_TOKEN);
+  const tokens = [];
+  for (let i = 0; i < cfg.CONNECTIONS; i++) tokens.push((await admin.expectOk('POST', '/api/v1/agents', { name: `${cfg.AGENT}-${i}` })).token);
+  const agent = new JsonClient(url, tokens[0]);
+  for (const name of channels) await agent.expectOk('POST', '/api/v1/channels', { name });
+  agent.close();
+  admin.close();
+  return tokens.map((t) => ({ authorization: `Bearer ${t}`, 'content-type': 'application/json' }));
+}
+
 /** A figure that fails is reported as failed; the others still run and the report is still printed. */
 function attempt(name, failures, fn) {
   try {
@@ -59,7 +76,7 @@ function attempt(name, failures, fn) {
 
 async function main() {
   const failures = [];
-  const report = { figures: [], batch: null, freshness: null, heuristic: null, linearity: null, capacity: null, sweep: null, wakeup: null };
+  const report = { figures: [], mcp: null, batch: null, tracing: null, embedded: null, freshness: null, heuristic: null, linearity: null, capacity: null, sweep: null, wakeup: null };
   const started = new Date();
   const loadBefore = load();
   log(`Qhorus bench ${started.toISOString()} — ${os.cpus().length} CPUs, load average ${loadBefore}`);
@@ -73,7 +90,7 @@ async function main() {
   const queuePrefix = `qbench-${stamp}`;
   const cleanups = [];
   try {
-    if (wants('post') || wants('get') || wants('batch') || wants('freshness')) {
+    if (HTTP_FIGURES.some(wants)) {
       const serviceDb = await createDatabase(stamp, 'service');
       cleanups.push(() => serviceDb.drop());
       const baselineDb = await createDatabase(stamp, 'baseline');
@@ -98,6 +115,7 @@ async function main() {
       cleanups.unshift(() => prepared.stop());
       const floor = await startNestFloor({ databaseUrl: floorDb.url, poolSize, nodeArgs: profileArgs });
       cleanups.unshift(() => floor.stop());
+      for (const [server, db] of [[service, serviceDb], [baseline, baselineDb], [prepared, preparedDb], [floor, floorDb]]) registerServerDatabase(server.pid, db.name);
       log(`service pid ${service.pid} at ${service.url}, baseline pid ${baseline.pid} at ${baseline.url}, prepared baseline pid ${prepared.pid} at ${prepared.url}, Nest floor pid ${floor.pid} at ${floor.url}, pool size ${poolSize}`);
 
       const admin = new JsonClient(service.url, cfg.ADMIN_TOKEN);
@@ -116,6 +134,7 @@ async function main() {
       const preparedPost = { url: prepared.url, pid: prepared.pid, paths: postPaths(POST_CHANNELS), headers };
       const floorPost = { url: floor.url, pid: floor.pid, paths: postPaths(POST_CHANNELS), headers };
 
+      if (wants('mcp')) report.mcp = await measureToolsList(service.url, token, cfg.ADMIN_TOKEN);
       if (wants('post')) {
         report.figures.push({
           ...(await compare({
@@ -142,13 +161,16 @@ async function main() {
           target: cfg.TARGETS.POST_RATIO,
         });
       }
-      if (wants('get')) {
+      const getPaths = POST_CHANNELS.map((n) => `/api/v1/channels/${n}/summary`);
+      let textBytes = null;
+      if (wants('get') || wants('conditional')) {
         if (!wants('post')) await seedSummaries(agent, serviceDb.url, POST_CHANNELS);
         const slots = await copySlotsToBaseline(serviceDb.url, baselineDb.url, POST_CHANNELS);
         await copySlotsToBaseline(serviceDb.url, preparedDb.url, POST_CHANNELS);
         await copySlotsToBaseline(serviceDb.url, floorDb.url, POST_CHANNELS);
-        const textBytes = Math.round(slots.reduce((n, s) => n + Buffer.byteLength(s.text), 0) / slots.length);
-        const getPaths = POST_CHANNELS.map((n) => `/api/v1/channels/${n}/summary`);
+        textBytes = Math.round(slots.reduce((n, s) => n + Buffer.byteLength(s.text), 0) / slots.length);
+      }
+      if (wants('get')) {
         report.figures.push({
           ...(await compare({
             title: `GET summary (${textBytes} B of summary text)`,
@@ -159,6 +181,27 @@ async function main() {
             service: { url: service.url, pid: service.pid, paths: getPaths, headers: authOnly },
           })),
           target: cfg.TARGETS.GET_SUMMARY_RATIO,
+        });
+      }
+      if (wants('conditional')) {
+        // Connection i reads channel i with the tag that channel's summary has now: every answer a
+        // 304 (the run is invalid otherwise), against the baselines' full reads of the same rows.
+        const tags = [];
+        for (let i = 0; i < getPaths.length; i++) {
+          const res = await fetch(service.url + getPaths[i], { headers: authOnly[i % authOnly.length] });
+          tags.push(res.headers.get('etag'));
+        }
+        const conditionalHeaders = authOnly.map((h, i) => ({ ...h, 'if-none-match': tags[i % tags.length] }));
+        report.figures.push({
+          ...(await compare({
+            title: `GET summary with a current If-None-Match: 304, no body (baselines: the full ${textBytes} B read)`,
+            method: 'GET',
+            baseline: { url: baseline.url, pid: baseline.pid, paths: getPaths, headers: authOnly },
+            prepared: { url: prepared.url, pid: prepared.pid, paths: getPaths, headers: authOnly },
+            floor: { url: floor.url, pid: floor.pid, paths: getPaths, headers: authOnly },
+            service: { url: service.url, pid: service.pid, paths: getPaths, headers: conditionalHeaders, expectStatus: '3xx' },
+          })),
+          target: cfg.TARGETS.CONDITIONAL_READ_RATIO,
         });
       }
       if (wants('batch')) {
@@ -177,6 +220,51 @@ async function main() {
         });
         const singlePost = report.figures.find((f) => f.title.startsWith('POST message, threshold'));
         report.batch = { size: cfg.BATCH_SIZE, figure, singlePostRps: singlePost ? singlePost.service.rps : NaN };
+      }
+      if (wants('tracing')) {
+        // The same service with OTEL_EXPORTER_OTLP_ENDPOINT set, exporting to a collector that
+        // drops what it gets, on its own database and queue prefix, fed the same fleet's posts.
+        const sink = await startSinkCollector(cfg.HOST);
+        const tracedDb = await createDatabase(stamp, 'traced');
+        const tracedPrefix = `${queuePrefix}-traced`;
+        cleanups.push(() => tracedDb.drop(), () => deleteRedisPrefix(tracedPrefix), () => sink.close());
+        const traced = await startService({ databaseUrl: tracedDb.url, queuePrefix: tracedPrefix, poolSize, label: 'traced service', env: { OTEL_EXPORTER_OTLP_ENDPOINT: sink.endpoint } });
+        cleanups.unshift(() => traced.stop());
+        registerServerDatabase(traced.pid, tracedDb.name);
+        const tracedHeaders = await fleet(traced.url, POST_CHANNELS);
+        report.tracing = {
+          ...(await alternate(
+            `POST message, threshold ${cfg.DEFAULT_THRESHOLD}, tracing off / on`,
+            { method: 'POST', body: cfg.POST_BODY, paths: postPaths(POST_CHANNELS) },
+            { label: 'off', url: service.url, pid: service.pid, headers, dbUrl: serviceDb.url },
+            { label: 'on', url: traced.url, pid: traced.pid, headers: tracedHeaders, dbUrl: tracedDb.url },
+          )),
+          exports: sink.exports(),
+        };
+        await traced.stop();
+      }
+      if (wants('embedded')) {
+        // The embedded default (PGlite, jobs in process) as a new user runs it, against this one.
+        const dataDir = mkdtempSync(join(os.tmpdir(), 'qhorus-bench-embedded-'));
+        cleanups.push(async () => rmSync(dataDir, { recursive: true, force: true }));
+        const embedded = await startService({ databaseUrl: '', queuePrefix, poolSize, label: 'embedded service', env: { REDIS_URL: '', QHORUS_DATA_DIR: dataDir } });
+        cleanups.unshift(() => embedded.stop());
+        const embeddedHeaders = await fleet(embedded.url, POST_CHANNELS);
+        const embeddedAuth = embeddedHeaders.map((h) => ({ authorization: h.authorization }));
+        const post = await alternate(
+          'POST message, threshold 20: Postgres + Redis / embedded',
+          { method: 'POST', body: cfg.POST_BODY, paths: postPaths(POST_CHANNELS) },
+          { label: 'postgres', url: service.url, pid: service.pid, headers, dbUrl: serviceDb.url },
+          { label: 'embedded', url: embedded.url, pid: embedded.pid, headers: embeddedHeaders },
+        );
+        const get = await alternate(
+          'GET summary: Postgres + Redis / embedded',
+          { method: 'GET', paths: getPaths },
+          { label: 'postgres', url: service.url, pid: service.pid, headers: authOnly },
+          { label: 'embedded', url: embedded.url, pid: embedded.pid, headers: embeddedAuth },
+        );
+        report.embedded = { post, get };
+        await embedded.stop();
       }
       if (wants('freshness')) {
         log(`  freshness: ${cfg.FRESHNESS.RATE} msg/s over ${cfg.FRESHNESS.CHANNELS} channels for ${cfg.FRESHNESS.DURATION_S} s`);

@@ -47,12 +47,36 @@ function machineBusySeconds() {
   return (user + nice + system + irq + softirq + steal) / CLOCK_TICKS_PER_S;
 }
 
-/** Where the machine's CPU went: the server, Postgres, Redis, this load generator, and all of it. */
-function cpuSnapshot(pid) {
+/**
+ * Postgres CPU split by who it worked for, from each process's title (`postgres: 15/main: <user>
+ * <database> <client> <state>`, `… autovacuum worker <database>`): the backends of `database`
+ * (the server under test's own statements), autovacuum anywhere, and everything else (other
+ * databases' backends, the checkpointer, the WAL writer). Without a database name: nothing split.
+ */
+function postgresCpuByRole(database) {
+  const roles = { own: new Map(), autovacuum: new Map(), other: new Map() };
+  if (!database) return roles;
+  for (const [pid, seconds] of cpuSecondsByPid('postgres')) {
+    let title = '';
+    try {
+      title = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
+    } catch {
+      continue;
+    }
+    const role = title.includes('autovacuum') ? 'autovacuum' : title.includes(` ${database} `) ? 'own' : 'other';
+    roles[role].set(pid, seconds);
+  }
+  return roles;
+}
+
+/** Where the machine's CPU went: the server, Postgres (split by role when `database` is given), Redis, this load generator, and all of it. */
+function cpuSnapshot(pid, database) {
   const self = process.cpuUsage();
+  const pgRoles = postgresCpuByRole(database);
   return {
     server: cpuSeconds(pid),
     postgres: cpuSecondsByPid('postgres'),
+    ...(database ? { postgresOwn: pgRoles.own, postgresAutovacuum: pgRoles.autovacuum, postgresOther: pgRoles.other } : {}),
     redis: cpuSecondsByPid('redis-server'),
     loadGenerator: (self.user + self.system) / 1e6,
     machine: machineBusySeconds(),
@@ -72,10 +96,17 @@ function cpuPerRequestUs(before, after, requests) {
  * and the server process's CPU time per request (µs) — a figure much less sensitive to other
  * load on the machine than req/s.
  */
-async function runLoad({ url, method, paths, headers = {}, body, durationS, pid }) {
+/** The database each server under test uses, by its pid (registered by the bench when it starts them). */
+const databaseOfServer = new Map();
+function registerServerDatabase(pid, database) {
+  databaseOfServer.set(pid, database);
+}
+
+async function runLoad({ url, method, paths, headers = {}, body, durationS, pid, expectStatus = '2xx' }) {
+  const database = databaseOfServer.get(pid);
   let next = 0;
   const headersList = Array.isArray(headers) ? headers : [headers];
-  const cpuBefore = cpuSnapshot(pid);
+  const cpuBefore = cpuSnapshot(pid, database);
   const result = await autocannon({
     url,
     connections: CONNECTIONS,
@@ -88,16 +119,18 @@ async function runLoad({ url, method, paths, headers = {}, body, durationS, pid 
       client.setRequests([{ method, path: paths[i % paths.length], headers: headersList[i % headersList.length], body }]);
     },
   });
-  const ok = result['2xx'];
-  if (result.non2xx > 0 || result.errors > 0) {
+  // `expectStatus: '3xx'` measures conditional reads: every answer must be a 304.
+  const ok = result[expectStatus];
+  const unexpected = result['1xx'] + result['2xx'] + result['3xx'] + result['4xx'] + result['5xx'] - ok;
+  if (unexpected > 0 || result.errors > 0) {
     const codes = JSON.stringify(result.statusCodeStats);
-    throw new Error(`${method} ${url}: ${result.non2xx} non-2xx answers, ${result.errors} errors (${codes}); the run is not valid`);
+    throw new Error(`${method} ${url}: ${unexpected} answers not ${expectStatus}, ${result.errors} errors (${codes}); the run is not valid (expected ${expectStatus})`);
   }
-  const cpuAfter = cpuSnapshot(pid);
+  const cpuAfter = cpuSnapshot(pid, database);
   /** µs of CPU per answered request, by consumer; `machine` also counts anything else running. */
   const cpuBreakdownUs = cpuPerRequestUs(cpuBefore, cpuAfter, ok);
   const cpuUsPerRequest = cpuBreakdownUs.server;
   return { rps: ok / result.duration, p50: result.latency.p50, p99: result.latency.p99, requests: ok, cpuUsPerRequest, cpuBreakdownUs };
 }
 
-module.exports = { runLoad, cpuSnapshot, cpuPerRequestUs };
+module.exports = { runLoad, cpuSnapshot, cpuPerRequestUs, registerServerDatabase };

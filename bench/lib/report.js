@@ -8,7 +8,7 @@ const pct = (n) => `${(n * 100).toFixed(0)} %`;
 const verdict = (ok) => (ok ? 'PASS' : 'MISS');
 
 /** The markdown table `npm run bench` prints (and docs/benchmarks.md records). */
-function renderReport({ figures, batch, freshness, heuristic, linearity, capacity, sweep, wakeup }) {
+function renderReport({ figures, mcp, batch, tracing, embedded, freshness, heuristic, linearity, capacity, sweep, wakeup }) {
   const lines = [];
   if (figures.length > 0) {
     // Each figure against both yardsticks: the plain baseline (statements parsed and planned every
@@ -74,13 +74,36 @@ function renderReport({ figures, batch, freshness, heuristic, linearity, capacit
       verdict(freshness.p95 <= TARGETS.FRESHNESS_P95_MS && freshness.missed === 0),
     ]);
   }
+  if (mcp) {
+    const size = (m) => `${int(m.chars)} chars, ${int(m.tokensByChars)} tokens by chars ÷ 4, ${int(m.tokensEstimated)} by the project's estimate, ${m.tools} tools`;
+    rows.push([`MCP \`tools/list\` as an agent (as the admin: ${size(mcp.admin)})`, size(mcp.agent), `< ${int(TARGETS.MCP_TOOLS_LIST_TOKENS)} tokens`, verdict(Math.max(mcp.agent.tokensByChars, mcp.agent.tokensEstimated) < TARGETS.MCP_TOOLS_LIST_TOKENS)]);
+  }
+  if (tracing) {
+    const drop = 1 - tracing.b.rps / tracing.a.rps;
+    rows.push([
+      `${tracing.title} (OTLP/HTTP to a local collector that drops spans, ${int(tracing.exports)} exports; p99 off / on ${ms(tracing.a.p99)} / ${ms(tracing.b.p99)}; server CPU per request ${us(tracing.a.cpuUsPerRequest)} / ${us(tracing.b.cpuUsPerRequest)})`,
+      `${int(tracing.a.rps)} / ${int(tracing.b.rps)} req/s: ${pct(drop)} drop`,
+      `drop ≤ ${pct(TARGETS.TRACING_MAX_DROP)}`,
+      verdict(drop <= TARGETS.TRACING_MAX_DROP),
+    ]);
+  }
+  if (embedded) {
+    for (const f of [embedded.post, embedded.get]) {
+      rows.push([
+        `${f.title} (p99 ${ms(f.a.p99)} / ${ms(f.b.p99)}; server CPU per request ${us(f.a.cpuUsPerRequest)} / ${us(f.b.cpuUsPerRequest)})`,
+        `${int(f.a.rps)} / ${int(f.b.rps)} req/s: embedded = ${pct(f.b.rps / f.a.rps)}`,
+        'measured',
+        '',
+      ]);
+    }
+  }
   if (heuristic) {
     rows.push([
       `Heuristic summariser on the job path, one core (${int(heuristic.messages)} msgs, batches of ${heuristic.batch}, annotations re-parsed every call; state ${int(heuristic.finalAnnotationBytes)} B; ${heuristic.usPerCall.toFixed(0)} µs per call, ` +
         `plus ${heuristic.roundTripUsPerCall.toFixed(0)} µs for the annotations' jsonb round trip (not in the figure); tracker ${heuristic.trackerUsPerMessage.toFixed(1)} µs/msg; floor (the state keys only decoded and encoded again, no tracking, no report) ${heuristic.floorUsPerCall.toFixed(0)} µs per call = ${int(heuristic.floorMsgsPerS)} msgs/s; old in-process figure, batches of ${heuristic.carriedBatch} carried: ${int(heuristic.carriedMsgsPerS)} msgs/s)`,
       `${int(heuristic.msgsPerS)} msgs/s`,
-      `≥ ${int(TARGETS.HEURISTIC_MSGS_PER_S)} msgs/s`,
-      verdict(heuristic.msgsPerS >= TARGETS.HEURISTIC_MSGS_PER_S),
+      'measured (the 200,000 msgs/s target is retired: freshness and jobs per worker are what users feel)',
+      '',
     ]);
   }
   if (linearity) {

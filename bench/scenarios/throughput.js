@@ -46,7 +46,7 @@ async function compare({ title, method, body, baseline, prepared, floor, service
   const order = ORDER.filter((who) => servers[who]);
   const run = async (target, durationS, measured = false) => {
     const from = monotonicUs();
-    const r = await runLoad({ url: target.url, method, paths: target.paths, headers: target.headers, body, durationS, pid: target.pid });
+    const r = await runLoad({ url: target.url, method, paths: target.paths, headers: target.headers, body, durationS, pid: target.pid, expectStatus: target.expectStatus });
     if (measured) measuredWindows.push({ title, pid: target.pid, fromUs: from, toUs: monotonicUs() });
     if (target.dbUrl) r.drainMs = await drainSummaries(target.dbUrl);
     await sleep(SETTLE_MS);

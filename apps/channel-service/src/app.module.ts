@@ -24,6 +24,7 @@ import { RetentionModule } from './retention/retention.module';
 import { ExportModule } from './export/export.module';
 import { SearchModule } from './search/search.module';
 import { SummaryModule } from './summary/summary.module';
+import { TelemetryModule } from './telemetry/telemetry.module';
 import { ThreadsModule } from './threads/threads.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 
@@ -48,6 +49,7 @@ export class AppModule {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config),
+        TelemetryModule,
         LoggerModule.forRoot(loggerOptions(config, options.logDestination)),
         EventEmitterModule.forRoot({ wildcard: false, maxListeners: 50 }),
         ChannelSummaryModule.forRoot({

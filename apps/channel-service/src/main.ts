@@ -1,11 +1,17 @@
+// Tracing first, when configured: its instrumentations patch http, pg and ioredis as they are
+// first loaded, which the imports below do (so they are required inside main, not above).
+import { startTracing } from './telemetry/tracing';
+startTracing(process.env);
+
 import 'reflect-metadata';
 import { ConsoleLogger, Logger } from '@nestjs/common';
-import { createApp } from './bootstrap';
-import { ConfigValidationError, loadConfig } from './config/app-config';
-import { StartupError } from './config/startup-error';
+import type { AppConfig } from './config/app-config';
 
 async function main(): Promise<void> {
-  let config;
+  const { ConfigValidationError, loadConfig } = await import('./config/app-config');
+  const { StartupError } = await import('./config/startup-error');
+  const { createApp } = await import('./bootstrap');
+  let config: AppConfig;
   try {
     config = loadConfig(process.env);
   } catch (e) {

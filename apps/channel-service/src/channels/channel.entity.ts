@@ -15,6 +15,8 @@ export interface Channel extends ChannelInfo {
   lastSeq: number;
   /** Estimated projection tokens of every message through lastSeq (a running total). */
   tokenTotal: number;
+  /** Bumped by every lifecycle operation that changes what reads show without a post (redaction, rebuild, retention): part of a read's ETag. */
+  contentEpoch: number;
   createdBy: string;
   createdAt: Date;
   /** Retention bounds (DESIGN §10); both null: kept for ever. */
@@ -41,6 +43,7 @@ export interface ChannelRow {
   members: string[] | null;
   last_seq: string;
   token_total: string;
+  content_epoch: string;
   created_by: string;
   created_at: Date;
   retention_max_age_days: number | null;
@@ -50,15 +53,15 @@ export interface ChannelRow {
 }
 
 export const CHANNEL_COLUMNS =
-  'id, name, description, summary_threshold, summary_threshold_tokens, update_after_seconds, summariser, members, last_seq, token_total, created_by, created_at, retention_max_age_days, retention_max_messages, first_seq, archived_at';
+  'id, name, description, summary_threshold, summary_threshold_tokens, update_after_seconds, summariser, members, last_seq, token_total, content_epoch, created_by, created_at, retention_max_age_days, retention_max_messages, first_seq, archived_at';
 
 /** What the summary read shows of a channel and checks access on: its hot path reads only these columns. */
-export type SummaryChannel = Pick<Channel, 'name' | 'members' | 'lastSeq' | 'tokenTotal' | 'summariser' | 'firstSeq'>;
-export type SummaryChannelRow = Pick<ChannelRow, 'name' | 'members' | 'last_seq' | 'token_total' | 'summariser' | 'first_seq'>;
-export const SUMMARY_CHANNEL_COLUMNS = 'name, members, last_seq, token_total, summariser, first_seq';
+export type SummaryChannel = Pick<Channel, 'name' | 'members' | 'lastSeq' | 'tokenTotal' | 'contentEpoch' | 'summariser' | 'firstSeq'>;
+export type SummaryChannelRow = Pick<ChannelRow, 'name' | 'members' | 'last_seq' | 'token_total' | 'content_epoch' | 'summariser' | 'first_seq'>;
+export const SUMMARY_CHANNEL_COLUMNS = 'name, members, last_seq, token_total, content_epoch, summariser, first_seq';
 
 export function toSummaryChannel(r: SummaryChannelRow): SummaryChannel {
-  return { name: r.name, members: r.members, lastSeq: Number(r.last_seq), tokenTotal: Number(r.token_total), summariser: r.summariser, firstSeq: Number(r.first_seq) };
+  return { name: r.name, members: r.members, lastSeq: Number(r.last_seq), tokenTotal: Number(r.token_total), contentEpoch: Number(r.content_epoch), summariser: r.summariser, firstSeq: Number(r.first_seq) };
 }
 
 /** bigint columns arrive as strings from `pg`: converted here, at the edge. */
@@ -74,6 +77,7 @@ export function toChannel(r: ChannelRow): Channel {
     members: r.members,
     lastSeq: Number(r.last_seq),
     tokenTotal: Number(r.token_total),
+    contentEpoch: Number(r.content_epoch),
     createdBy: r.created_by,
     createdAt: r.created_at,
     retention: { maxAgeDays: r.retention_max_age_days, maxMessages: r.retention_max_messages },

@@ -4,7 +4,7 @@ import { readableSql, Viewer } from './channel-access';
 import { Channel, CHANNEL_COLUMNS, ChannelRow, toChannel } from './channel.entity';
 import { qualifiedColumns } from '../database/column-list';
 
-export type NewChannel = Omit<Channel, 'id' | 'lastSeq' | 'tokenTotal' | 'createdAt' | 'firstSeq' | 'archivedAt'>;
+export type NewChannel = Omit<Channel, 'id' | 'lastSeq' | 'tokenTotal' | 'contentEpoch' | 'createdAt' | 'firstSeq' | 'archivedAt'>;
 
 export type ChannelChanges = Partial<Pick<Channel, 'description' | 'summaryThreshold' | 'summaryThresholdTokens' | 'updateAfterSeconds' | 'summariser' | 'members'>> & {
   /** Both retention bounds are set together (the service merges a partial `retention`). */

@@ -1,6 +1,10 @@
 import { ModelCallMeter, ModelUsage } from '@qhorus/api';
 import { SummariserUnavailableError } from '@qhorus/blocks-summarisation';
 import { AppConfig } from '../config/app-config';
+import { ModelCallSpans } from '../telemetry/model-call-span';
+
+/** The provider the model calls go to (`gen_ai.system`). */
+const MODEL_PROVIDER = 'anthropic';
 import { ModelBudgetKind, ModelCallEvent } from './model-call.event';
 import { ModelUsageNow, ModelUsageRepository } from './model-usage.repository';
 
@@ -32,6 +36,8 @@ export interface MeteredChannel {
  * keeps the summary slot's `degraded` field saying whether the budget stopped the model.
  */
 export class ChannelModelMeter implements ModelCallMeter {
+  private readonly spans: ModelCallSpans;
+
   constructor(
     private readonly channel: MeteredChannel,
     /** Whether the slot says `degraded` as the job starts (so a recovered budget clears it once). */
@@ -39,13 +45,16 @@ export class ChannelModelMeter implements ModelCallMeter {
     private readonly usage: ModelUsageRepository,
     private readonly config: AppConfig,
     private readonly emit: (event: ModelCallEvent) => void,
-  ) {}
+  ) {
+    this.spans = new ModelCallSpans(MODEL_PROVIDER);
+  }
 
-  async admit(): Promise<void> {
+  async admit(model: string): Promise<void> {
     const { id } = this.channel;
     if (await this.usage.reserveCall(id, this.config.QHORUS_MODEL_CALLS_PER_HOUR, this.config.QHORUS_MODEL_TOKENS_PER_DAY)) {
       if (this.degraded) await this.usage.clearDegraded(id);
       this.degraded = false;
+      this.spans.started(model);
       return;
     }
     const { reason, budget } = explainRefusal(await this.usage.usage(id), this.config, new Date());
@@ -56,8 +65,14 @@ export class ChannelModelMeter implements ModelCallMeter {
   }
 
   async record(usage: ModelUsage): Promise<void> {
+    this.spans.answered(usage);
     await this.usage.addTokens(this.channel.id, usage.inputTokens, usage.outputTokens);
     this.emit(this.event('made', usage.inputTokens, usage.outputTokens));
+  }
+
+  /** The job is done with the meter: a call still open never answered (its span ends as an error). */
+  release(): void {
+    this.spans.failed();
   }
 
   private event(outcome: 'made' | 'refused', inputTokens: number, outputTokens: number, refusedBy: ModelBudgetKind | null = null): ModelCallEvent {

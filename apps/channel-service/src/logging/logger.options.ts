@@ -2,6 +2,7 @@ import type { Params } from 'nestjs-pino';
 import type { DestinationStream } from 'pino';
 import type { Options as HttpOptions } from 'pino-http';
 import { AppConfig } from '../config/app-config';
+import { activeTraceIds } from '../telemetry/spans';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
 /** Never logged: credentials in headers and bodies. */
@@ -23,7 +24,15 @@ export function loggerOptions(config: AppConfig, destination?: DestinationStream
   const options: HttpOptions = {
     level: config.LOG_LEVEL,
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+    // With tracing on, each line inside a span names its trace and span (log ↔ trace correlation).
+    mixin: traceIdsForLog,
   };
   // No per-request middleware: request lines come from one Fastify hook (request-log.ts).
   return { pinoHttp: destination ? [options, destination] : options, forRoutes: [] };
+}
+
+/** OpenTelemetry's log field names for the active span, or nothing (tracing off, no span). */
+function traceIdsForLog(): Record<string, string> {
+  const { traceId, spanId } = activeTraceIds();
+  return traceId ? { trace_id: traceId, span_id: spanId! } : {};
 }

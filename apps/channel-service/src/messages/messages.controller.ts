@@ -11,6 +11,7 @@ import { PostMessageDto } from './dto/post-message.dto';
 import { messageView } from './message.entity';
 import { MessagesService } from './messages.service';
 import { IdempotencyKey } from './idempotency-key.decorator';
+import { BATCH_SIZE_ATTRIBUTE, CHANNEL_ATTRIBUTE, inSpan, POST_SPAN, postedBatchSpan, postedSpan } from '../telemetry/post-span';
 
 export const REPLAYED_HEADER = 'idempotent-replayed';
 /** The oldest kept seq of the channel (retention removed everything before it), on every page. */
@@ -34,7 +35,7 @@ export class MessagesController {
     @IdempotencyKey() idempotencyKey: string | undefined,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<MessageResponse> {
-    const { message, replayed } = await this.messages.post(name, dto, by, idempotencyKey);
+    const { message, replayed } = await inSpan(POST_SPAN, { [CHANNEL_ATTRIBUTE]: name }, async () => postedSpan(await this.messages.post(name, dto, by, idempotencyKey)));
     if (replayed) reply.header(REPLAYED_HEADER, 'true').status(HttpStatus.OK);
     return messageView(message);
   }
@@ -55,7 +56,7 @@ export class MessagesController {
     @IdempotencyKey() idempotencyKey: string | undefined,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<MessageBatchResponse> {
-    const { messages, replayed } = await this.messages.postBatch(name, dto, by, idempotencyKey);
+    const { messages, replayed } = await inSpan(POST_SPAN, { [CHANNEL_ATTRIBUTE]: name, [BATCH_SIZE_ATTRIBUTE]: dto.messages.length }, async () => postedBatchSpan(await this.messages.postBatch(name, dto, by, idempotencyKey)));
     if (replayed) reply.header(REPLAYED_HEADER, 'true').status(HttpStatus.OK);
     return { messages: messages.map(messageView) };
   }

@@ -1,5 +1,6 @@
 import { BadRequestException, Injectable } from '@nestjs/common';
 import { Principal } from '../auth/principal';
+import { entityTag, ifNoneMatchHits } from '../common/entity-tag';
 import { ChannelsService } from '../channels/channels.service';
 import { SummaryRepository } from '../summary/summary.repository';
 import { DEFAULT_CONTEXT_FORMAT } from './context-format';
@@ -31,19 +32,32 @@ export class ProjectionService {
   ) {}
 
   async context(channelName: string, query: ContextQuery, by: Principal): Promise<ContextView> {
+    return (await this.contextTagged(channelName, query, by, undefined)).view!;
+  }
+
+  /**
+   * The projection and its ETag. The tag is decided by what the projection is built from (the
+   * channel's last seq and content epoch, the summary version and watermark, the parameters), so
+   * when the caller's `If-None-Match` still names it, no message is read and `view` is absent.
+   */
+  async contextTagged(channelName: string, query: ContextQuery, by: Principal, ifNoneMatch: string | undefined): Promise<{ view?: ContextView; tag: string }> {
     const maxTokens = query.maxTokens ?? DEFAULT_CONTEXT_MAX_TOKENS;
     const keepLast = this.keepLast(query.keepLast, maxTokens);
     const channel = await this.channels.get(channelName, by); // 404 when missing or private
     const slot = await this.summaries.findSlot(channel.id);
     const summary = { text: slot?.text ?? '', version: slot?.version ?? 0, coversThroughSeq: slot?.coversThroughSeq ?? 0 };
-    const tail = await this.reads.tail(channel.id, channel.name, summary.coversThroughSeq, PROJECTION_TAIL_LIMIT);
     const viewer = query.viewer ?? by.name;
     const format = query.format ?? DEFAULT_CONTEXT_FORMAT;
+    const tagOf = (lastSeq: number): string => entityTag([channel.contentEpoch, lastSeq, summary.version, summary.coversThroughSeq, viewer, keepLast, maxTokens, format]);
+    const currentTag = tagOf(channel.lastSeq);
+    if (ifNoneMatchHits(ifNoneMatch, currentTag)) return { tag: currentTag };
+    const tail = await this.reads.tail(channel.id, channel.name, summary.coversThroughSeq, PROJECTION_TAIL_LIMIT);
     const projection = await projectContext({ summary, tail: tail.messages, tailComplete: tail.complete, viewer, keepLast, maxTokens, format }, this.digester);
     // Stored running totals (per message, at insert): the history is never read to count it.
     const historyTokens = tail.tokensThrough ?? slot?.coversThroughTokens ?? 0;
     const lastSeq = Math.max(channel.lastSeq, tail.messages[tail.messages.length - 1]?.seq ?? 0);
-    return { channel: channel.name, viewer, keepLast, maxTokens, lastSeq, historyTokens, ...projection };
+    // A post between the two reads is in the tail: the tag names what was read.
+    return { view: { channel: channel.name, viewer, keepLast, maxTokens, lastSeq, historyTokens, ...projection }, tag: tagOf(lastSeq) };
   }
 
   /** An explicit keepLast must fit the budget (400 otherwise); the default shrinks to fit. */

@@ -1,6 +1,8 @@
 import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
 import { ClosedThreadSummariser } from '../threads/closed-thread-summariser';
+import { inSpan, linksFrom } from '../telemetry/spans';
+import { ATTEMPT_ATTRIBUTE, CHANNEL_ID_ATTRIBUTE, SUMMARY_JOB_SPAN, THREAD_SUMMARY_JOB_SPAN } from '../telemetry/job-spans';
 import { ChannelJobLock } from './channel-job-lock';
 import { SummaryJob, SummaryJobOutcome, SummaryQueue, summaryJobKey } from './queue/summary-queue';
 import { SummaryJobRunner } from './summary-job.runner';
@@ -35,7 +37,13 @@ export class SummaryJobProcessor implements OnApplicationBootstrap {
    * stalled to a second worker while the first still runs it; the lock costs one round trip and
    * saves a second summariser (LLM) call.
    */
-  async run(job: SummaryJob, attempt = 1): Promise<SummaryJobOutcome> {
+  run(job: SummaryJob, attempt = 1): Promise<SummaryJobOutcome> {
+    const name = job.correlationId === undefined ? SUMMARY_JOB_SPAN : THREAD_SUMMARY_JOB_SPAN;
+    const attributes = { [CHANNEL_ID_ATTRIBUTE]: job.channelId, [ATTEMPT_ATTRIBUTE]: attempt };
+    return inSpan(name, attributes, () => this.runJob(job, attempt), { links: linksFrom([job.trace]) });
+  }
+
+  private async runJob(job: SummaryJob, attempt: number): Promise<SummaryJobOutcome> {
     if (job.correlationId === undefined) return this.process(job.channelId, attempt);
     const { channelId, correlationId } = job;
     const held = await this.locks.whileHeld(summaryJobKey(job), () => this.threads.run(channelId, correlationId));

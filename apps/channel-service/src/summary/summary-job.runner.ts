@@ -8,6 +8,7 @@ import { ChannelModelMeter } from '../cost/model-budget';
 import { ModelCallEvent } from '../cost/model-call.event';
 import { ModelUsageRepository } from '../cost/model-usage.repository';
 import { MessageRow, toMessage } from '../messages/message.entity';
+import { annotateSummaryJob } from '../telemetry/job-spans';
 import { MessagesRepository } from '../messages/messages.repository';
 import { previousResult, SummarySlot } from './channel-summary.entity';
 import { OpenThreadsGrounding } from './open-threads-grounding';
@@ -91,10 +92,12 @@ export class SummaryJobRunner {
       const message = err instanceof Error ? err.message : String(err);
       this.logger.warn({ channel: channel.name, coversThroughSeq: slot.coversThroughSeq, err: message }, 'summary step failed');
       this.emitFinished(channelId, channel.name, 'failure', tier, startedAt, steps);
+      modelCalls.release();
       await this.summaries.recordError(channelId, message);
       throw err;
     }
     this.emitFinished(channelId, channel.name, 'success', tier, startedAt, steps);
+    annotateSummaryJob({ channel: channel.name, fromSeq: startSlot.coversThroughSeq + 1, throughSeq: slot.coversThroughSeq, steps, version: slot.version, tier });
     return dueAgain;
   }
 

@@ -1,4 +1,7 @@
-import { Body, Controller, Get, HttpCode, HttpStatus, Param, Post, Put, Query } from '@nestjs/common';
+import { Body, Controller, Get, Headers, HttpCode, HttpStatus, Param, Post, Put, Query, Res } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import { answeredNotModified } from '../common/entity-tag';
+import { ApiConditionalRead, ETAG_RESPONSE_HEADERS } from '../docs/conditional-read';
 import { ApiAcceptedResponse, ApiBearerAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal } from '../auth/auth.decorators';
 import { Principal } from '../auth/principal';
@@ -16,9 +19,17 @@ export class SummaryController {
 
   /** The summary slot; 200 with empty text and version 0 before the first summary. */
   @Get()
-  @ApiOkResponse({ type: SummaryResponse })
-  get(@Param('name') name: string, @CurrentPrincipal() by: Principal, @Query(NoQueryPipe) _query: NoQuery): Promise<SummaryResponse> {
-    return this.summary.get(name, by);
+  @ApiOkResponse({ type: SummaryResponse, headers: ETAG_RESPONSE_HEADERS })
+  @ApiConditionalRead()
+  async get(
+    @Param('name') name: string,
+    @CurrentPrincipal() by: Principal,
+    @Query(NoQueryPipe) _query: NoQuery,
+    @Headers('if-none-match') ifNoneMatch: string | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<SummaryResponse | undefined> {
+    const { view, tag } = await this.summary.getTagged(name, by);
+    return answeredNotModified(reply, ifNoneMatch, tag) ? undefined : view;
   }
 
   /** Enqueues a summary job now. */

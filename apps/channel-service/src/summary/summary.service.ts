@@ -16,7 +16,7 @@ import { OverrideSummaryDto } from './dto/override-summary.dto';
 import { SummaryQueue } from './queue/summary-queue';
 import { StaleSummaryVersionError, SummaryRepository } from './summary.repository';
 import { SummaryUpdatedEvent } from './summary-updated.event';
-import { summaryView, SummaryView } from './summary.view';
+import { summaryTag, summaryView, SummaryView } from './summary.view';
 import { OpenThreadsGrounding } from './open-threads-grounding';
 
 @Injectable()
@@ -32,9 +32,15 @@ export class SummaryService {
   ) {}
 
   async get(channelName: string, by: Principal): Promise<SummaryView> {
+    return (await this.getTagged(channelName, by)).view;
+  }
+
+  /** The summary and its ETag (conditional reads). */
+  async getTagged(channelName: string, by: Principal): Promise<{ view: SummaryView; tag: string }> {
     const found = await this.summaries.findSummaryByChannelName(channelName);
     if (!found || !canAccess(found.channel, by)) throw channelNotFound(channelName);
-    return summaryView(found.channel, found.slot);
+    const view = summaryView(found.channel, found.slot);
+    return { view, tag: summaryTag(found.channel, view) };
   }
 
   /** Asks for a summary now, whatever the threshold: recorded in Postgres, then enqueued. */

@@ -1,4 +1,5 @@
 import { SummaryChannel } from '../channels/channel.entity';
+import { entityTag } from '../common/entity-tag';
 import { SummarySlot } from './channel-summary.entity';
 import { SummaryResponse } from './dto/summary.response';
 
@@ -26,3 +27,13 @@ export function summaryView(channel: SummaryChannel, slot: SummarySlot): Summary
 }
 
 export type SummaryView = ReturnType<typeof summaryView>;
+
+/**
+ * The summary read's ETag: every field of the answer except the text and annotations, which a
+ * version decides within one content epoch (a redaction or rebuild that rewinds the slot bumps
+ * the epoch, so a version number seen again never revives an old tag).
+ */
+export function summaryTag(channel: SummaryChannel, view: SummaryView): string {
+  const { text: _text, annotations: _annotations, ...decidingFields } = view;
+  return entityTag([channel.contentEpoch, JSON.stringify(decidingFields)]);
+}

@@ -98,10 +98,11 @@ export class ClosedThreadSummariser {
     if (coolingDown !== null) {
       return this.summariseWithFallback(`the channel's summariser is cooling down after a failure: ${coolingDown}`, channel, correlationId, closedSeq);
     }
+    const modelCalls = new ChannelModelMeter(channel, false, this.modelUsage, this.config, (e) => this.events.emit(ModelCallEvent.NAME, e));
     try {
-      const modelCalls = new ChannelModelMeter(channel, false, this.modelUsage, this.config, (e) => this.events.emit(ModelCallEvent.NAME, e));
       return await this.summariseWith(strategy, modelCalls, channel, correlationId, closedSeq);
     } catch (err) {
+      modelCalls.release();
       if (!(err instanceof SummariserUnavailableError)) throw err;
       return this.summariseWithFallback(err.message, channel, correlationId, closedSeq);
     }

@@ -9,6 +9,7 @@ import { messageView } from '../../messages/message.entity';
 import { idempotencyKeyProblem, MessagesService } from '../../messages/messages.service';
 import { McpTool, McpToolGroup } from '../mcp-tool';
 import { CHANNEL_ARG, channelArg, optional, ToolArgs, toDto, toolInput } from '../tool-args';
+import { CHANNEL_ATTRIBUTE, inSpan, POST_SPAN, postedSpan } from '../../telemetry/post-span';
 
 const MS_PER_S = 1000;
 
@@ -59,7 +60,7 @@ export class MessageTools implements McpToolGroup {
         run: async (args, by) => {
           const channel = channelArg(args);
           const dto = await toDto(PostMessageDto, args, SEND_RENAMES, ['channel', 'idempotency_key']);
-          const { message, replayed } = await this.messages.post(channel, dto, by, idempotencyKey(args));
+          const { message, replayed } = await inSpan(POST_SPAN, { [CHANNEL_ATTRIBUTE]: channel }, async () => postedSpan(await this.messages.post(channel, dto, by, idempotencyKey(args))));
           return { ...messageView(message), replayed };
         },
       },

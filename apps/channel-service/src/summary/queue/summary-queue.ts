@@ -1,9 +1,12 @@
+import { currentTraceCarrier } from '../../telemetry/spans';
 import { threadKey } from '../../threads/thread-key';
 
 /** What a job summarises: a channel's summary slot, or (with a correlation id) one closed thread of it. */
 export interface SummaryJob {
   channelId: string;
   correlationId?: string;
+  /** The trace context of what asked for the job (a post), so the job's span links to it (DESIGN §13). */
+  trace?: Record<string, string>;
 }
 
 /** The job's identity for deduplication: the channel id, or `channelId:correlationId` for a thread (channel ids have no ':'). */
@@ -38,12 +41,12 @@ export abstract class SummaryQueue {
 
   /** Asks for a summary job for the channel's summary slot. */
   enqueue(channelId: string): Promise<boolean> {
-    return this.enqueueJob({ channelId });
+    return this.enqueueJob({ channelId, trace: currentTraceCarrier() });
   }
 
   /** Asks for a summary of one closed thread. */
   enqueueThread(channelId: string, correlationId: string): Promise<boolean> {
-    return this.enqueueJob({ channelId, correlationId });
+    return this.enqueueJob({ channelId, correlationId, trace: currentTraceCarrier() });
   }
 
   /**
