@@ -2,9 +2,6 @@ import { ModelCallMeter, ModelUsage } from '@qhorus/api';
 import { SummariserUnavailableError } from '@qhorus/blocks-summarisation';
 import { AppConfig } from '../config/app-config';
 import { ModelCallSpans } from '../telemetry/model-call-span';
-
-/** The provider the model calls go to (`gen_ai.system`). */
-const MODEL_PROVIDER = 'anthropic';
 import { ModelBudgetKind, ModelCallEvent } from './model-call.event';
 import { ModelUsageNow, ModelUsageRepository } from './model-usage.repository';
 
@@ -46,7 +43,7 @@ export class ChannelModelMeter implements ModelCallMeter {
     private readonly config: AppConfig,
     private readonly emit: (event: ModelCallEvent) => void,
   ) {
-    this.spans = new ModelCallSpans(MODEL_PROVIDER);
+    this.spans = new ModelCallSpans(config.QHORUS_LLM_PROVIDER);
   }
 
   async admit(model: string): Promise<void> {
