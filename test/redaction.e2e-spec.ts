@@ -164,6 +164,9 @@ describe('data lifecycle: redaction, rebuild, deletion, erasure', () => {
     const history = (await alice.get('/api/v1/channels/rebuilt/summary/history')).body;
     expect(history.every((h: { version: number }) => h.version > before.version)).toBe(true);
     expect((await alice.post('/api/v1/channels/rebuilt/summary/rebuild?x=1')).status).toBe(400);
+    const withBody = await alice.post('/api/v1/channels/rebuilt/summary/rebuild', { force: true });
+    expect(withBody.status).toBe(400);
+    expect(withBody.body.details.map((d: { field: string }) => d.field)).toEqual(['force']);
     expect((await t.admin.get('/api/v1/audit')).body.some((e: { action: string; channel: string }) => e.action === 'summary.rebuild' && e.channel === 'rebuilt')).toBe(true);
   });
 
@@ -186,6 +189,10 @@ describe('data lifecycle: redaction, rebuild, deletion, erasure', () => {
     expect((await alice.get('/api/v1/channels/doomed/messages')).body).toEqual([]);
     expect((await t.admin.get('/api/v1/audit')).body.some((e: { action: string; channel: string; actor: string }) => e.action === 'channel.delete' && e.channel === 'doomed' && e.actor === 'alice')).toBe(true);
     expect((await del(alice, '/api/v1/channels/doomed?force=1')).status).toBe(400);
+    const withBody = await alice.request('DELETE', '/api/v1/channels/doomed', { cascade: true });
+    expect(withBody.status).toBe(400);
+    expect(withBody.body.details.map((d: { field: string }) => d.field)).toEqual(['cascade']);
+    expect((await alice.get('/api/v1/channels/doomed')).status).toBe(200);
   });
 
   it('erasing an agent (admin) revokes it and redacts every message it sent, in every channel, audited', async () => {
