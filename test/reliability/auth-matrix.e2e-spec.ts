@@ -37,6 +37,10 @@ interface Row {
   channelScoped?: boolean;
 }
 
+/** The private channel a member's or the admin's DELETE removes (`unique` starts with who is calling). */
+const DOOMED = ['member', 'admin'];
+const doomedFor = (unique: string): string | undefined => (DOOMED.includes(unique.split('-')[0]) ? `doomed-${unique.split('-')[0]}` : undefined);
+
 const statuses = (none: number, wrong: number, outsider: number, member: number, admin: number): Record<Who, number> => ({ none, wrong, outsider, member, admin });
 const ch = (channel: string, rest = '') => `/api/v1/channels/${channel}${rest}`;
 
@@ -70,6 +74,12 @@ const MATRIX: Row[] = [
     expect: statuses(401, 401, 404, 200, 200),
     channelScoped: true,
   },
+  // Data lifecycle (DESIGN §10). `member` created `vault`, so it may redact, rebuild and delete.
+  { method: 'POST', url: '/api/v1/channels/:name/messages/:seq/redact', call: (c) => ({ path: ch(c, '/messages/1/redact'), body: { reason: 'matrix' } }), expect: statuses(401, 401, 404, 200, 200), channelScoped: true },
+  { method: 'POST', url: '/api/v1/channels/:name/summary/rebuild', call: (c) => ({ path: ch(c, '/summary/rebuild') }), expect: statuses(401, 401, 404, 202, 202), channelScoped: true },
+  // The member and the admin each delete a private channel of their own (`vault` is needed by the rows after).
+  { method: 'DELETE', url: '/api/v1/channels/:name', call: (c, u) => ({ path: ch(doomedFor(u) ?? c) }), expect: statuses(401, 401, 404, 204, 204), channelScoped: true },
+  { method: 'GET', url: '/api/v1/audit', call: () => ({ path: '/api/v1/audit' }), expect: statuses(401, 401, 403, 403, 200) },
   // MCP: the transport answers 401 itself; tools are covered tool by tool below.
   { method: 'POST', url: '/mcp', call: () => ({ path: '/mcp', body: { jsonrpc: '2.0', id: 1, method: 'tools/list' } }), expect: statuses(401, 401, 200, 200, 200) },
   { method: 'GET', url: '/mcp', call: () => ({ path: '/mcp' }), expect: statuses(401, 401, 405, 405, 405) },
@@ -128,6 +138,7 @@ describe('auth matrix: every endpoint × {no token, wrong token, non-member, mem
     await waitFor(async () => (await member.get(ch(PRIVATE, `/threads/${THREAD}/summary`))).status === 200, 'the private thread summary');
     const hooks = await Promise.all(Array.from({ length: 1 + WHO.length }, () => member.post('/api/v1/webhooks', { url: HOOK_URL, events: ['message.posted'] })));
     [memberHooks.kept, ...memberHooks.deletable] = hooks.map((res) => res.body.id as string);
+    for (const who of DOOMED) expect((await member.post('/api/v1/channels', { name: `doomed-${who}`, members: ['member'] })).status).toBe(201);
   });
   afterAll(() => t?.close());
 

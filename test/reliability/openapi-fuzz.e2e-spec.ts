@@ -87,7 +87,10 @@ describe('schema-driven fuzz: every field of every operation of /docs-json', () 
 
   it('answers every generated case below 500, in time, and writes nothing it refused', async () => {
     const doc = (await t.anonymous.get('/docs-json')).body;
-    const all = casesFrom(doc, { pathValues: { name: 'oaf-open', correlationId: 'oaf-thread' }, pathDefault: 'oaf-open', hugeLength: HUGE_LENGTH, deepNesting: DEEP_NESTING });
+    // Deleting the fixture channel as documented would turn every later case into a 404 (the
+    // deletion's own bad input is covered in redaction.e2e-spec.ts); its hostile cases stay.
+    const deletesFixture = (c: { method: string; path: string }) => c.method === 'DELETE' && c.path === '/api/v1/channels/oaf-open';
+    const all = casesFrom(doc, { pathValues: { name: 'oaf-open', correlationId: 'oaf-thread' }, pathDefault: 'oaf-open', hugeLength: HUGE_LENGTH, deepNesting: DEEP_NESTING }).filter((c) => !deletesFixture(c));
     const operations = new Set(all.map((c) => `${c.method} ${c.route}`));
     expect(operations.size).toBeGreaterThan(15);
     const callers = [member.token!, TEST_ADMIN_TOKEN];

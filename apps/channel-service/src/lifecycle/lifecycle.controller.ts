@@ -2,6 +2,7 @@ import { Body, Controller, Delete, HttpCode, HttpStatus, Param, Post, Query } fr
 import { ApiAcceptedResponse, ApiBearerAuth, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal } from '../auth/auth.decorators';
 import { Principal } from '../auth/principal';
+import { NoBodyPipe } from '../common/no-body.pipe';
 import { NoQuery, NoQueryPipe } from '../common/no-query.pipe';
 import { MessageResponse } from '../messages/dto/message.response';
 import { messageView } from '../messages/message.entity';
@@ -45,7 +46,12 @@ export class LifecycleController {
   @HttpCode(HttpStatus.ACCEPTED)
   @ApiOperation({ summary: 'Rebuild the summary from the kept messages (the channel creator or the admin)' })
   @ApiAcceptedResponse({ type: SummaryRebuildResponse })
-  rebuild(@Param('name') name: string, @CurrentPrincipal() by: Principal, @Query(NoQueryPipe) _query: NoQuery): Promise<SummaryRebuildResponse> {
+  rebuild(
+    @Param('name') name: string,
+    @CurrentPrincipal() by: Principal,
+    @Query(NoQueryPipe) _query: NoQuery,
+    @Body(NoBodyPipe) _body: Record<string, never>,
+  ): Promise<SummaryRebuildResponse> {
     return this.lifecycle.rebuildSummary(name, by);
   }
 
@@ -54,7 +60,12 @@ export class LifecycleController {
   @HttpCode(HttpStatus.NO_CONTENT)
   @ApiOperation({ summary: 'Delete a channel (the channel creator or the admin)' })
   @ApiNoContentResponse({ description: 'Deleted' })
-  remove(@Param('name') name: string, @CurrentPrincipal() by: Principal, @Query(NoQueryPipe) _query: NoQuery): Promise<void> {
+  remove(
+    @Param('name') name: string,
+    @CurrentPrincipal() by: Principal,
+    @Query(NoQueryPipe) _query: NoQuery,
+    @Body(NoBodyPipe) _body: Record<string, never>,
+  ): Promise<void> {
     return this.lifecycle.deleteChannel(name, by);
   }
 }
