@@ -94,7 +94,7 @@ export class SummaryJobRunner {
       await this.summaries.recordError(channelId, message);
       throw err;
     }
-    this.emitFinished(channelId, channel.name, 'success', tier, startedAt, steps);
+    this.emitFinished(channelId, channel.name, modelFailure === null ? 'success' : 'degraded', tier, startedAt, steps);
     return dueAgain;
   }
 
