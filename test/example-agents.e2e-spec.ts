@@ -1,8 +1,9 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { QhorusClient } from '@qhorus/client';
 import { runPlanner } from '../examples/agents/planner';
+import { DEFAULT_EXAMPLE_MODEL, exampleSettings, ExampleSettingsError, runExample } from '../examples/agents/run-example';
 import { runWorker } from '../examples/agents/worker';
-import { FakeAnthropic, startFakeAnthropic } from '../libs/blocks-summarisation/test/fake-anthropic-server';
+import { FakeAnthropic, replyError, startFakeAnthropic } from '../libs/blocks-summarisation/test/fake-anthropic-server';
 import { startTestApp, TEST_ADMIN_TOKEN, TestApp } from './support/test-app';
 
 const QUESTION = 'Is the orders migration reviewed and the integration suite green?';
@@ -86,5 +87,49 @@ describe('examples/agents: a planner and a worker coordinate through Qhorus with
     expect(worked.query.seq).toBe(asked.seq);
     expect(planned.answer).toBe(ANSWER);
     expect(worked.closedBy).toMatchObject({ sender: 'late-planner', type: 'DONE', correlationId: asked.correlationId });
+  });
+
+  describe('the example as a user runs it (main.ts)', () => {
+    const exampleAgents = async () => (await new QhorusClient({ baseUrl: t.baseUrl, token: TEST_ADMIN_TOKEN }).listAgents()).map((a) => a.name).filter((n) => /^(planner|worker)-/.test(n));
+
+    it('without a key (or an admin token) says which variable to set, before creating anything', async () => {
+      const before = await exampleAgents();
+      expect(() => exampleSettings({ QHORUS_URL: t.baseUrl, QHORUS_ADMIN_TOKEN: TEST_ADMIN_TOKEN })).toThrow(
+        new ExampleSettingsError('Nothing was created. Missing an Anthropic API key: set ANTHROPIC_API_KEY (or QHORUS_LLM_API_KEY).'),
+      );
+      expect(() => exampleSettings({ ANTHROPIC_API_KEY: 'k' })).toThrow(/Missing the admin token that registers the two agents: set QHORUS_ADMIN_TOKEN/);
+      expect(exampleSettings({ QHORUS_ADMIN_TOKEN: 'a', QHORUS_LLM_API_KEY: 'k' }).apiKey).toBe('k');
+      expect(await exampleAgents()).toEqual(before);
+    });
+
+    it('runs with a current default model, then revokes the agents it registered', async () => {
+      const warned = jest.spyOn(console, 'warn');
+      try {
+        const settings = exampleSettings({ QHORUS_URL: t.baseUrl, QHORUS_ADMIN_TOKEN: TEST_ADMIN_TOKEN, ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: llm.baseURL });
+        const requests = llm.requests.length;
+        const run = await runExample(settings, AbortSignal.timeout(AGENTS_DEADLINE_MS));
+        expect(run.outcome).toMatchObject({ question: QUESTION, answer: ANSWER, conclusion: CONCLUSION });
+        const models = llm.requests.slice(requests).map((r) => r.body.model);
+        expect(models).toEqual([DEFAULT_EXAMPLE_MODEL, DEFAULT_EXAMPLE_MODEL, DEFAULT_EXAMPLE_MODEL]);
+        // The SDK says nothing about it: not in its deprecation table.
+        expect(warned.mock.calls.flat().join('\n')).not.toMatch(/deprecated/);
+        expect(run.agents).toHaveLength(2);
+        expect(await exampleAgents()).toEqual([]);
+        expect(typeof run.channelDeleted).toBe('boolean');
+      } finally {
+        warned.mockRestore();
+      }
+    });
+
+    it('cleans up when the model fails too', async () => {
+      const failing = await startFakeAnthropic(() => replyError(401, 'invalid x-api-key', 'authentication_error'));
+      try {
+        const settings = exampleSettings({ QHORUS_URL: t.baseUrl, QHORUS_ADMIN_TOKEN: TEST_ADMIN_TOKEN, ANTHROPIC_API_KEY: 'wrong', ANTHROPIC_BASE_URL: failing.baseURL });
+        await expect(runExample(settings, AbortSignal.timeout(AGENTS_DEADLINE_MS))).rejects.toThrow(/invalid x-api-key/);
+        expect(await exampleAgents()).toEqual([]);
+      } finally {
+        await failing.close();
+      }
+    });
   });
 });

@@ -166,6 +166,9 @@ describe.each(FAKE_MODEL_PROVIDERS)('a plain llm channel past its budget ($name)
     expect(spent.annotations).toMatchObject({ tier: 'grouped', degraded: 'true', degradedReason: expect.stringMatching(/^model budget spent: 2 of 2 model calls this hour/) });
     expect(spent.lastError).toMatch(/model budget spent/);
     expect(spent.degraded).toMatch(/QHORUS_MODEL_CALLS_PER_HOUR/);
+    const samples = await metrics(t);
+    expect(sampleValue(samples, 'qhorus_summary_jobs_total', { outcome: 'degraded', tier: 'grouped' })).toBe(1);
+    expect(sampleValue(samples, 'qhorus_summary_jobs_total', { outcome: 'success', tier: 'synthesised' })).toBe(CALLS_PER_HOUR);
   });
 });
 

@@ -1,5 +1,4 @@
-import { createServer, IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
-import { AddressInfo } from 'node:net';
+import { RecordedRequest, sendJson, startFakeJsonServer } from './fake-json-server';
 
 /**
  * A minimal local stand-in for the Anthropic Messages API (POST /v1/messages), for tests that
@@ -7,19 +6,8 @@ import { AddressInfo } from 'node:net';
  * Each request is recorded (with its parsed JSON body) before the handler answers it.
  */
 
-export interface FakeAnthropicRequest {
-  readonly method: string;
-  readonly path: string;
-  readonly headers: IncomingHttpHeaders;
-  /** The parsed JSON body (`null` if the body is not JSON). */
-  readonly body: any;
-  readonly rawBody: string;
-  /**
-   * Settles when the exchange ends: the answer was sent, or the client went away first (an
-   * aborted request). With a `hang` reply only the client's abort (or close()) settles it.
-   */
-  readonly closed: Promise<void>;
-}
+/** A request as the fake received it (see RecordedRequest: `closed` settles when the exchange ends). */
+export type FakeAnthropicRequest = RecordedRequest;
 
 export type FakeAnthropicReply =
   /** A normal assistant message with one text block (`text` may be blank). */
@@ -69,96 +57,50 @@ export const replyHang = (): FakeAnthropicReply => ({ kind: 'hang' });
 export async function startFakeAnthropic(handler: FakeAnthropicHandler = () => FAKE_ANTHROPIC_DEFAULT_TEXT): Promise<FakeAnthropic> {
   const requests: FakeAnthropicRequest[] = [];
   let counter = 0;
+  const headers = () => ({ 'request-id': `req_fake_${Date.now()}` });
 
-  const server = createServer((req, res) => {
-    void handle(req, res).catch((error: unknown) => {
-      sendJson(res, HTTP_INTERNAL_ERROR, errorEnvelope('api_error', `fake handler threw: ${String(error)}`));
-    });
-  });
-
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const rawBody = await readBody(req);
-    const path = (req.url ?? '/').split('?')[0];
-    if (req.method !== 'POST' || path !== FAKE_ANTHROPIC_MESSAGES_PATH) {
-      sendJson(res, HTTP_NOT_FOUND, errorEnvelope('not_found_error', `no fake route for ${req.method} ${path}`));
-      return;
-    }
-    const closed = new Promise<void>((resolve) => res.once('close', () => resolve()));
-    const request: FakeAnthropicRequest = { method: req.method, path, headers: req.headers, body: parseJson(rawBody), rawBody, closed };
-    requests.push(request);
-    const index = counter++;
-    const answer = await handler(request, index);
-    const reply = typeof answer === 'string' ? replyText(answer) : answer;
-    switch (reply.kind) {
-      case 'hang':
-        return; // the connection stays open until close()
-      case 'error':
-        sendJson(res, reply.status, errorEnvelope(reply.errorType ?? 'api_error', reply.message ?? 'fake server error'));
+  const server = await startFakeJsonServer(
+    async (_req, res, request) => {
+      if (request.method !== 'POST' || request.path !== FAKE_ANTHROPIC_MESSAGES_PATH) {
+        sendJson(res, HTTP_NOT_FOUND, errorEnvelope('not_found_error', `no fake route for ${request.method} ${request.path}`), headers());
         return;
-      case 'text':
-        sendJson(res, HTTP_OK, {
-          id: `msg_fake_${index}`,
-          type: 'message',
-          role: 'assistant',
-          model: reply.model ?? request.body?.model ?? 'fake-model',
-          content: [{ type: 'text', text: reply.text, citations: null }],
-          stop_reason: reply.stopReason ?? 'end_turn',
-          stop_sequence: null,
-          stop_details: null,
-          container: null,
-          diagnostics: null,
-          usage: { input_tokens: FAKE_INPUT_TOKENS, output_tokens: FAKE_OUTPUT_TOKENS },
-        });
-    }
-  }
-
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  let closing: Promise<void> | undefined;
-
-  return {
-    baseURL: `http://127.0.0.1:${port}`,
-    requests,
-    close: () => {
-      // Idempotent, so an afterEach may close a server a test already closed.
-      closing ??= new Promise<void>((resolve, reject) => {
-        server.close((error) => (error ? reject(error) : resolve()));
-        // Hanging and keep-alive connections would otherwise keep close() (and jest) waiting.
-        server.closeAllConnections();
-      });
-      return closing;
+      }
+      requests.push(request);
+      const index = counter++;
+      const answer = await handler(request, index);
+      const reply = typeof answer === 'string' ? replyText(answer) : answer;
+      switch (reply.kind) {
+        case 'hang':
+          return; // the connection stays open until close()
+        case 'error':
+          sendJson(res, reply.status, errorEnvelope(reply.errorType ?? 'api_error', reply.message ?? 'fake server error'), headers());
+          return;
+        case 'text':
+          sendJson(
+            res,
+            HTTP_OK,
+            {
+              id: `msg_fake_${index}`,
+              type: 'message',
+              role: 'assistant',
+              model: reply.model ?? request.body?.model ?? 'fake-model',
+              content: [{ type: 'text', text: reply.text, citations: null }],
+              stop_reason: reply.stopReason ?? 'end_turn',
+              stop_sequence: null,
+              stop_details: null,
+              container: null,
+              diagnostics: null,
+              usage: { input_tokens: FAKE_INPUT_TOKENS, output_tokens: FAKE_OUTPUT_TOKENS },
+            },
+            headers(),
+          );
+      }
     },
-  };
+    (res, error) => sendJson(res, HTTP_INTERNAL_ERROR, errorEnvelope('api_error', `fake handler threw: ${String(error)}`), headers()),
+  );
+  return { baseURL: server.origin, requests, close: () => server.close() };
 }
 
 function errorEnvelope(type: string, message: string) {
   return { type: 'error', error: { type, message } };
-}
-
-function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  if (res.headersSent) return;
-  const payload = JSON.stringify(body);
-  res.writeHead(status, {
-    'content-type': 'application/json',
-    'content-length': Buffer.byteLength(payload),
-    'request-id': `req_fake_${Date.now()}`,
-  });
-  res.end(payload);
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
-
-function parseJson(raw: string): any {
-  try {
-    return JSON.parse(raw);
-  } catch {
-    return null;
-  }
 }

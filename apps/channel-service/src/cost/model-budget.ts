@@ -7,8 +7,8 @@ import { ModelUsageNow, ModelUsageRepository } from './model-usage.repository';
 
 /**
  * The channel's model budget is spent: no call is made. A SummariserUnavailableError, so `tiered`
- * falls back to its heuristic tier (saying so in `tierFallback`) and `llm` fails the step, leaving
- * the previous summary in place.
+ * falls back to its heuristic tier (saying so in `tierFallback`) and a plain `llm` channel commits
+ * the step degraded (the state with the heuristic report; see SummaryJobRunner).
  */
 export class ModelBudgetExhaustedError extends SummariserUnavailableError {
   constructor(

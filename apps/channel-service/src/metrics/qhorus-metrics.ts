@@ -34,7 +34,7 @@ export class QhorusMetrics {
 
   readonly summaryJobs = new Counter({
     name: METRIC_NAMES.summaryJobs,
-    help: 'Summary jobs that ended, by outcome (success|failure) and the tier of their last committed step (none when nothing was committed).',
+    help: 'Summary jobs that ended, by outcome (success|degraded: a plain llm channel committed its state without the failing model|failure) and the tier of their last committed step (none when nothing was committed).',
     labelNames: ['outcome', 'tier'] as const,
     registers: [this.registry],
   });

@@ -13,7 +13,11 @@ export interface SummarySlot {
   updatedBy: string | null;
   lastError: string | null;
   lastErrorAt: Date | null;
-  /** Why the summary is not model-written now (the channel's model budget is spent); commits leave it, the next admitted model call clears it. */
+  /**
+   * Why the summary is not model-written now: the channel's model budget is spent, or a plain `llm`
+   * channel's model failed (its degraded commit sets it). Other commits leave it; the next admitted
+   * model call clears it.
+   */
   degraded: string | null;
   degradedAt: Date | null;
 }

@@ -1,5 +1,9 @@
-/** How a summary job ended: every step committed, or a step failed (the job will be retried). */
-export type SummaryJobOutcome = 'success' | 'failure';
+/**
+ * How a summary job ended: every step committed; every step committed but the model failed, so a
+ * plain `llm` channel's steps were committed degraded (the state with the heuristic report); or a
+ * step failed (the job will be retried).
+ */
+export type SummaryJobOutcome = 'success' | 'degraded' | 'failure';
 
 /** Tier label when the job committed no step (e.g. it failed on its first chunk). */
 export const NO_TIER = 'none';

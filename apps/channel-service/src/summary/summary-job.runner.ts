@@ -96,7 +96,7 @@ export class SummaryJobRunner {
       await this.summaries.recordError(channelId, message);
       throw err;
     }
-    this.emitFinished(channelId, channel.name, 'success', tier, startedAt, steps);
+    this.emitFinished(channelId, channel.name, modelFailure === null ? 'success' : 'degraded', tier, startedAt, steps);
     annotateSummaryJob({ channel: channel.name, fromSeq: startSlot.coversThroughSeq + 1, throughSeq: slot.coversThroughSeq, steps, version: slot.version, tier });
     return dueAgain;
   }

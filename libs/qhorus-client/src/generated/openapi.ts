@@ -1053,7 +1053,11 @@ export interface components {
             channel: string;
             /** @description The last seq the text accounts for. */
             coversThroughSeq: number;
-            /** @description Why the summary is degraded (a spent model budget: no model calls until it refills); survives later commits. */
+            /**
+             * @description Why the text is not model-written now though the strategy calls a model: a spent model budget
+             *     (no model calls until it refills), or a plain `llm` channel's failing model (the text is then
+             *     the heuristic report of the state). Survives later commits; cleared when a model call is next let through.
+             */
             degraded: string | null;
             /** Format: date-time */
             degradedAt: string | null;

@@ -26,7 +26,11 @@ export class SummaryResponse {
   lastError: string | null;
   @ApiProperty({ type: Date, nullable: true })
   lastErrorAt: Date | null;
-  /** Why the summary is degraded (a spent model budget: no model calls until it refills); survives later commits. */
+  /**
+   * Why the text is not model-written now though the strategy calls a model: a spent model budget
+   * (no model calls until it refills), or a plain `llm` channel's failing model (the text is then
+   * the heuristic report of the state). Survives later commits; cleared when a model call is next let through.
+   */
   degraded: string | null;
   @ApiProperty({ type: Date, nullable: true })
   degradedAt: Date | null;
