@@ -3,7 +3,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { ApiClient } from './support/http';
+import { ApiClient, waitFor } from './support/http';
+import { LongPollWaits } from '../apps/channel-service/src/messages/long-poll-waits';
 import { ensureServiceBuilt } from './support/process-harness';
 import { startAnotherInstance, startTestApp, TestApp } from './support/test-app';
 
@@ -146,9 +147,12 @@ describe('waiting on the inbox', () => {
       expect(run.ms).toBeGreaterThanOrEqual(1_000);
     });
 
+    /** The CLI's inbox long poll is asleep on the service (so what is posted next is new to it). */
+    const cliWaiting = () => waitFor(async () => t.app.get(LongPollWaits).sleepingCount > 0, 'the CLI to wait on the inbox');
+
     it('exits 0 printing the obligation that arrives during the wait (an answerable line; --json: the API item)', async () => {
       const running = qhorus(['inbox', '--wait', '20'], env);
-      await sleep(1_500); // the CLI is up and waiting (it started from an inbox without this)
+      await cliWaiting(); // it started from an inbox without the request below
       const seq = await ask('work', 'cli-wake', 'Please review PR 7');
       const run = await running;
       expect(run.code).toBe(0);
@@ -158,7 +162,7 @@ describe('waiting on the inbox', () => {
       );
 
       const jsonRun = qhorus(['inbox', '--wait', '20', '--json'], env);
-      await sleep(1_500);
+      await cliWaiting();
       const seq2 = await ask('work', 'cli-json', 'And PR 8?');
       const printed = JSON.parse((await jsonRun).stdout);
       const api = (await alice.get('/api/v1/inbox')).body as { correlationId: string }[];
