@@ -29,7 +29,7 @@ export class AgentTools implements McpToolGroup {
         name: 'revoke_agent',
         description: 'Admin: revokes an agent and its token, for good.',
         adminOnly: true,
-        input: toolInput({ name: required({ type: 'string'}) }),
+        input: toolInput({ name: required({ type: 'string' }) }),
         run: async (args, by) => {
           if (!isAdmin(by)) throw new ForbiddenException('This tool needs the admin token');
           const dto = await toDto(AgentNameDto, args, { name: 'name' });
@@ -41,7 +41,7 @@ export class AgentTools implements McpToolGroup {
         name: 'rotate_agent_token',
         description: 'Admin: gives an agent a new token (shown once); the old one stops working.',
         adminOnly: true,
-        input: toolInput({ name: required({ type: 'string'}) }),
+        input: toolInput({ name: required({ type: 'string' }) }),
         run: async (args, by) => {
           if (!isAdmin(by)) throw new ForbiddenException('This tool needs the admin token');
           const dto = await toDto(AgentNameDto, args, { name: 'name' });

@@ -44,9 +44,9 @@ export class MessageTools implements McpToolGroup {
         input: toolInput({
           channel: CHANNEL_ARG,
           type: optional({ type: 'string', description: 'Default STATUS.', schema: { enum: MESSAGE_TYPES } }),
-          content: optional({ type: 'string'}),
-          topic: optional({ type: 'string'}),
-          correlation_id: optional({ type: 'string'}),
+          content: optional({ type: 'string' }),
+          topic: optional({ type: 'string' }),
+          correlation_id: optional({ type: 'string' }),
           in_reply_to: optional({ type: 'integer', description: 'Seq answered.' }),
           target: optional({ type: 'string' }),
           metadata: optional({ type: 'string', description: 'A JSON object, as text.' }),
@@ -113,9 +113,9 @@ export class MessageTools implements McpToolGroup {
 /** The filters check_messages and wait_for_messages share (REST: the same query parameters). */
 const FILTER_ARGS = {
   type: optional({ type: 'array', schema: { items: { type: 'string' } } }),
-  topic: optional({ type: 'string'}),
-  sender: optional({ type: 'string'}),
-  correlation_id: optional({ type: 'string'}),
+  topic: optional({ type: 'string' }),
+  sender: optional({ type: 'string' }),
+  correlation_id: optional({ type: 'string' }),
 };
 const LIMIT_ARG = optional({ type: 'integer' });
 const EVENTS_ARG = optional({ type: 'boolean' });
@@ -143,8 +143,6 @@ const SEND_RENAMES = {
   metadata: 'metadata',
   sender: 'sender',
 };
-
-
 
 /**
  * `metadata` comes as a JSON object written as text (a portable schema has no free-form object);

@@ -54,7 +54,7 @@ export class SummaryTools implements McpToolGroup {
         description: 'Replaces the summary text by hand.',
         input: toolInput({
           channel: CHANNEL_ARG,
-          text: required({ type: 'string'}),
+          text: required({ type: 'string' }),
           expected_version: optional({ type: 'integer', description: 'Only if still at this version.' }),
         }),
         run: async (args, by) => {

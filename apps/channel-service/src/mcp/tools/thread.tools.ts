@@ -7,7 +7,7 @@ import { ThreadsService } from '../../threads/threads.service';
 import { McpTool, McpToolGroup } from '../mcp-tool';
 import { CHANNEL_ARG, channelArg, optional, required, toDto, toolInput } from '../tool-args';
 
-const LIMIT_ARG = optional({ type: 'integer'});
+const LIMIT_ARG = optional({ type: 'integer' });
 const AFTER_SEQ_ARG = optional({ type: 'integer' });
 
 /** The thread index and the inbox for agents: the same services and DTOs as REST. */
@@ -47,7 +47,7 @@ export class ThreadTools implements McpToolGroup {
         description: 'One thread: state, messages, summary once closed.',
         input: toolInput({
           channel: CHANNEL_ARG,
-          correlation_id: required({ type: 'string'}),
+          correlation_id: required({ type: 'string' }),
           after_seq: AFTER_SEQ_ARG,
           limit: LIMIT_ARG,
           include_events: optional({ type: 'boolean' }),
