@@ -6,6 +6,12 @@
 FROM node:20-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
+# npm workspaces (the @qhorus/* packages): npm ci needs each workspace's package.json.
+COPY libs/qhorus-api/package.json libs/qhorus-api/
+COPY libs/blocks-summarisation/package.json libs/blocks-summarisation/
+COPY libs/blocks-channel-summary/package.json libs/blocks-channel-summary/
+COPY libs/qhorus-client/package.json libs/qhorus-client/
+COPY libs/qhorus-langchain/package.json libs/qhorus-langchain/
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json nest-cli.json ./
 COPY apps ./apps

@@ -51,7 +51,7 @@ const UNUSED = { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors:
 
 export default tseslint.config(
   {
-    ignores: ['node_modules/', 'dist/', 'coverage/', '.data/', '**/*.d.ts'],
+    ignores: ['node_modules/', 'dist/', 'libs/*/dist/', 'coverage/', '.data/', '**/*.d.ts'],
   },
   js.configs.recommended,
   {

@@ -18,7 +18,10 @@ const moduleNameMapper = {
   // Node loads it with require(esm), jest cannot. Version 2 (CJS, same create/parse API) is there too.
   '^content-disposition$': '<rootDir>/node_modules/content-disposition/dist/index.js',
 };
-const common = { transform: { '^.+\\.ts$': swc }, moduleNameMapper, testEnvironment: 'node', rootDir: __dirname };
+// dist/packages holds the staged @qhorus/* packages (npm run pack:packages): their package.json
+// names would collide with libs/* in jest's module map; tests never load dist/ in process.
+const modulePathIgnorePatterns = ['<rootDir>/dist/'];
+const common = { transform: { '^.+\\.ts$': swc }, moduleNameMapper, modulePathIgnorePatterns, testEnvironment: 'node', rootDir: __dirname };
 /**
  * A worker's heap grows by tens of MB per e2e file (every file boots Nest apps in a module
  * registry of its own) and reached 1.6–1.8 GB by the end of a full run (2026-12-01). Tearing down

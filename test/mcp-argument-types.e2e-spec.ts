@@ -50,7 +50,6 @@ describe('MCP: integer arguments follow one rule in every tool', () => {
   /** Every integer argument of every tool, with a value it accepts. */
   const cases: [tool: string, arg: string, value: number][] = [
     ['create_channel', 'update_after_messages', 5],
-    ['create_channel', 'summary_threshold', 5],
     ['create_channel', 'update_after_tokens', 500],
     ['create_channel', 'update_after_seconds', 60],
     ['send_message', 'in_reply_to', 1],

@@ -1,9 +1,12 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { Principal } from '../auth/principal';
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { isAdmin, Principal } from '../auth/principal';
+import { JSON_RPC_ERRORS } from '../common/json-rpc-error';
 import { ChannelResources } from './channel-resources';
 import { McpTool } from './mcp-tool';
-import { inToolArguments, withIntegerArgs } from './tool-args';
+import { JsonRpcMethodError } from './json-rpc-envelope';
+import { inToolArguments, ToolArgs, withIntegerArgs } from './tool-args';
 import { toolError, toolResult } from './tool-result';
 import { AgentTools } from './tools/agent.tools';
 import { ChannelTools } from './tools/channel.tools';
@@ -38,6 +41,7 @@ export const MCP_INSTRUCTIONS =
 export class McpServerFactory {
   private readonly logger = new Logger('McpTools');
   private readonly tools: McpTool[];
+  private readonly byName: ReadonlyMap<string, McpTool>;
 
   constructor(
     agents: AgentTools,
@@ -50,27 +54,36 @@ export class McpServerFactory {
     private readonly resources: ChannelResources,
   ) {
     this.tools = [agents, channels, messages, summaries, context, threads, search].flatMap((group) => group.tools());
+    this.byName = new Map(this.tools.map((tool) => [tool.name, tool]));
   }
 
   /** `cancelled`: aborted when the client cancels this POST's call from another POST (see McpCancellations). */
   create(by: Principal, cancelled?: AbortSignal): McpServer {
     const server = new McpServer(MCP_SERVER_INFO, { instructions: MCP_INSTRUCTIONS });
-    for (const tool of this.tools) {
-      server.registerTool(
-        tool.name,
-        { description: tool.description, inputSchema: tool.input, annotations: tool.annotations },
-        async (args: unknown, extra: { signal?: AbortSignal }) => {
-          try {
-            const signals = [extra?.signal, cancelled].filter((s): s is AbortSignal => s !== undefined);
-            const signal = signals.length > 0 ? AbortSignal.any(signals) : undefined;
-            return toolResult(await inToolArguments(() => tool.run(withIntegerArgs(tool.input, (args ?? {}) as Record<string, unknown>), by, signal)));
-          } catch (error) {
-            return toolError(error, this.logger);
-          }
-        },
-      );
-    }
+    // Tools through the SDK's own request handlers, not McpServer.registerTool: the schemas are
+    // sent exactly as written (portable, no $schema, no per-tool execution block) and the list
+    // depends on the caller (the admin's tools for the admin only).
+    server.server.registerCapabilities({ tools: {} });
+    const listed = this.tools.filter((tool) => !tool.adminOnly || isAdmin(by));
+    server.server.setRequestHandler(ListToolsRequestSchema, () => ({
+      tools: listed.map(({ name, description, input, annotations }) => ({ name, description, inputSchema: input, annotations })),
+    }));
+    server.server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
+      const tool = this.byName.get(request.params.name);
+      if (!tool) throw new JsonRpcMethodError(JSON_RPC_ERRORS.invalidParams, `Unknown tool: ${request.params.name}`);
+      return this.call(tool, request.params.arguments ?? {}, by, [extra.signal, cancelled]);
+    });
     this.resources.register(server, by);
     return server;
+  }
+
+  private async call(tool: McpTool, args: ToolArgs, by: Principal, signals: (AbortSignal | undefined)[]): Promise<CallToolResult> {
+    try {
+      const given = signals.filter((s): s is AbortSignal => s !== undefined);
+      const signal = given.length > 0 ? AbortSignal.any(given) : undefined;
+      return toolResult(await inToolArguments(() => tool.run(withIntegerArgs(tool.input, args), by, signal)));
+    } catch (error) {
+      return toolError(error, this.logger);
+    }
   }
 }

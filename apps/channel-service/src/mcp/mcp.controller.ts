@@ -7,17 +7,18 @@ import { CurrentPrincipal } from '../auth/auth.decorators';
 import { Principal } from '../auth/principal';
 import { JSON_RPC_ERRORS, jsonRpcError, JsonRpcErrorBody } from '../common/json-rpc-error';
 import { JsonRpcResponse } from './dto/json-rpc.response';
+import { invalidEnvelopeAnswer, withoutSdkPrefix } from './json-rpc-envelope';
 import { invalidParamsAnswer } from './json-rpc-params';
 import { McpCancellations } from './mcp-cancellations';
 import { McpServerFactory } from './mcp-server.factory';
 
-function writeJsonRpc(res: ServerResponse, status: number, body: JsonRpcErrorBody, headers: Record<string, string> = {}): void {
+function writeJsonRpc(res: ServerResponse, status: number, body: JsonRpcErrorBody | JsonRpcErrorBody[], headers: Record<string, string> = {}): void {
   res.writeHead(status, { 'content-type': 'application/json', ...headers });
   res.end(JSON.stringify(body));
 }
 
 /** Answers without the transport: Fastify hands the raw response over, as the transport needs it. */
-function answer(reply: FastifyReply, status: number, body: JsonRpcErrorBody, headers: Record<string, string> = {}): void {
+function answer(reply: FastifyReply, status: number, body: JsonRpcErrorBody | JsonRpcErrorBody[], headers: Record<string, string> = {}): void {
   reply.hijack();
   writeJsonRpc(reply.raw, status, body, headers);
 }
@@ -45,6 +46,8 @@ export class McpController {
     if (req.body === undefined) {
       return answer(reply, HttpStatus.BAD_REQUEST, jsonRpcError(JSON_RPC_ERRORS.parseError, 'Parse error: the body is empty; POST a JSON-RPC message'));
     }
+    const notJsonRpc = invalidEnvelopeAnswer(req.body);
+    if (notJsonRpc) return answer(reply, HttpStatus.BAD_REQUEST, notJsonRpc);
     const invalid = invalidParamsAnswer(req.body);
     if (invalid) return answer(reply, HttpStatus.OK, invalid); // a method's error, answered as the SDK answers "method not found"
 
@@ -52,6 +55,8 @@ export class McpController {
     const cancel = this.cancellations.track(by, req.body);
     const server = this.servers.create(by, cancel.signal);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    const send = transport.send.bind(transport);
+    transport.send = (message, options) => send(withoutSdkPrefix(message), options);
     // The transport writes the raw response itself: Fastify must not send anything.
     reply.hijack();
     reply.raw.on('close', () => {

@@ -1,48 +1,63 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { BadRequestException } from '@nestjs/common';
-import { z } from 'zod/v4';
 import { badTextException, findBadText } from '../common/json-text';
 import { queryInt } from '../common/query-transforms';
 import { apiValidationPipe, validationMessage } from '../common/validation.pipe';
 
-type JsonType = 'string' | 'integer' | 'number' | 'boolean' | 'object' | 'array';
+type JsonType = 'string' | 'integer' | 'number' | 'boolean' | 'array';
 
-export interface ArgSpec {
-  type: JsonType | JsonType[] | [JsonType, 'null'];
-  description: string;
-  /** Extra JSON Schema keywords shown to agents (items, enum, minimum …). */
-  schema?: Record<string, unknown>;
+/**
+ * One argument's JSON Schema as agents see it in `tools/list`, in the portable subset strict
+ * function-calling dialects accept (OpenAI strict mode, Gemini): one `type` (never a list, never
+ * with null), `items` on every array, no free-form object.
+ */
+export interface ArgSchema {
+  type: JsonType;
+  description?: string;
+  items?: ArgSchema;
+  enum?: readonly string[];
+  minimum?: number;
+  maximum?: number;
+}
+
+/** A tool's input schema: a closed object (unknown arguments are refused by name, see toDto). */
+export interface ToolInputSchema {
+  type: 'object';
+  properties: Record<string, ArgSchema>;
+  required?: string[];
+  additionalProperties: false;
+}
+
+interface ArgSpec {
+  type: JsonType;
+  /** Left out where the name says it all: every description is paid for in every agent's context. */
+  description?: string;
+  /** Extra keywords shown to agents (items, enum, minimum …). */
+  schema?: Omit<ArgSchema, 'type' | 'description'>;
+}
+
+interface DeclaredArg {
+  schema: ArgSchema;
+  optional: boolean;
 }
 
 /**
- * A tool argument as agents see it in `tools/list`: its JSON type and description. The zod schema
- * itself accepts any value on purpose: the REST DTO is the one validator, so a bad argument gets
- * exactly the REST error message (see `toDto`).
+ * A tool argument: what `tools/list` advertises. Values are not checked against it here on purpose:
+ * the REST DTO is the one validator, so a bad argument gets exactly the REST error message (see `toDto`).
  */
-function describedArg(spec: ArgSpec, optional: boolean) {
-  const base = optional ? z.unknown().optional() : z.unknown();
-  return base.meta({ type: spec.type, description: spec.description, ...spec.schema });
-}
+const declared = ({ type, description, schema }: ArgSpec, optional: boolean): DeclaredArg => ({
+  optional,
+  schema: { type, ...(description === undefined ? {} : { description }), ...schema },
+});
 
-/** A tool input's arguments declared 'integer' (alone or with null), by toolInput. */
-const integerArgsOf = new WeakMap<z.ZodType, readonly string[]>();
+export const required = (spec: ArgSpec) => declared(spec, false);
+export const optional = (spec: ArgSpec) => declared(spec, true);
 
-export const required = (spec: ArgSpec) => describedArg(spec, false);
-export const optional = (spec: ArgSpec) => describedArg(spec, true);
-
-/**
- * A tool's input schema: its arguments, and unknown ones let through to be refused by name.
- * `closed`: advertised as a closed object (`additionalProperties: false`, for strict
- * function-calling dialects) while parsing still lets unknown ones through to that refusal.
- */
-export function toolInput(shape: Record<string, z.ZodType>, { closed = false }: { closed?: boolean } = {}) {
-  const input = closed ? z.looseObject(shape).meta({ additionalProperties: false }) : z.looseObject(shape);
-  const integers = Object.keys(shape).filter((arg) => {
-    const type = shape[arg].meta()?.type as ArgSpec['type'] | undefined; // what describedArg declared
-    return type === 'integer' || (Array.isArray(type) && type.includes('integer'));
-  });
-  integerArgsOf.set(input, integers);
-  return input;
+/** A tool's input schema from its arguments: closed, `required` naming the arguments that are. */
+export function toolInput(shape: Record<string, DeclaredArg>): ToolInputSchema {
+  const properties = Object.fromEntries(Object.entries(shape).map(([arg, { schema }]) => [arg, schema]));
+  const needed = Object.keys(shape).filter((arg) => !shape[arg].optional);
+  return { type: 'object', properties, ...(needed.length > 0 ? { required: needed } : {}), additionalProperties: false };
 }
 
 /**
@@ -52,15 +67,15 @@ export function toolInput(shape: Record<string, z.ZodType>, { closed = false }: 
  * query parameters (queryInt). Anything else is left as sent, so the DTO's own checks (integer,
  * range) refuse it naming the argument. Runs on every tool call, before the tool.
  */
-export function withIntegerArgs(input: z.ZodType, args: ToolArgs): ToolArgs {
-  const integers = integerArgsOf.get(input);
-  if (!integers || integers.length === 0) return args;
+export function withIntegerArgs(input: ToolInputSchema, args: ToolArgs): ToolArgs {
   const converted: ToolArgs = { ...args };
-  for (const arg of integers) if (arg in converted) converted[arg] = queryInt({ value: converted[arg] });
+  for (const [arg, schema] of Object.entries(input.properties)) {
+    if (schema.type === 'integer' && arg in converted) converted[arg] = queryInt({ value: converted[arg] });
+  }
   return converted;
 }
 
-export const CHANNEL_ARG = required({ type: 'string', description: 'The channel name (a slug such as "planning").' });
+export const CHANNEL_ARG = required({ type: 'string' });
 
 export type ToolArgs = Record<string, unknown>;
 

@@ -1,7 +1,6 @@
 import { BadRequestException } from '@nestjs/common';
-import { z } from 'zod/v4';
 import { CreateChannelDto } from '../../src/channels/dto/create-channel.dto';
-import { channelArg, noArgs, optional, required, toDto, toolInput } from '../../src/mcp/tool-args';
+import { channelArg, noArgs, optional, required, toDto, toolInput, withIntegerArgs } from '../../src/mcp/tool-args';
 
 const CREATE_RENAMES = { name: 'name', update_after_messages: 'summaryThreshold', summary_threshold: 'summaryThreshold' };
 
@@ -51,16 +50,28 @@ describe('tool arguments', () => {
     }
   });
 
-  it('advertises JSON types to agents while accepting any value for the DTO to judge', () => {
+  it('advertises a closed JSON Schema, required naming the required arguments, each argument one type', () => {
     const input = toolInput({
       channel: required({ type: 'string', description: 'the channel' }),
       after_seq: optional({ type: 'integer', description: 'from', schema: { minimum: 0 } }),
+      type: optional({ type: 'array', description: 'types', schema: { items: { type: 'string' } } }),
     });
-    expect(z.toJSONSchema(input, { io: 'input' })).toMatchObject({
+    expect(input).toEqual({
       type: 'object',
-      properties: { channel: { type: 'string', description: 'the channel' }, after_seq: { type: 'integer', minimum: 0 } },
+      properties: {
+        channel: { type: 'string', description: 'the channel' },
+        after_seq: { type: 'integer', description: 'from', minimum: 0 },
+        type: { type: 'array', description: 'types', items: { type: 'string' } },
+      },
       required: ['channel'],
+      additionalProperties: false,
     });
-    expect(input.safeParse({ after_seq: 'not a number', other: true }).success).toBe(true);
+    expect(toolInput({ limit: optional({ type: 'integer', description: 'n' }) })).not.toHaveProperty('required');
+  });
+
+  it('converts a digit string of an integer argument (only those) to its number and leaves anything else for the DTO', () => {
+    const input = toolInput({ after_seq: optional({ type: 'integer', description: 'from' }), topic: optional({ type: 'string', description: 't' }) });
+    expect(withIntegerArgs(input, { after_seq: '12', topic: '7' })).toEqual({ after_seq: 12, topic: '7' });
+    expect(withIntegerArgs(input, { after_seq: '1.5' })).toEqual({ after_seq: '1.5' });
   });
 });

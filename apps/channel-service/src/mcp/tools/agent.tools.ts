@@ -17,14 +17,11 @@ export class AgentTools implements McpToolGroup {
     return [
       {
         name: 'register',
-        description:
-          'Admin only (call with the admin token). Registers a new agent and returns {name, token}. The token is shown this ' +
-          'once: hand it to the agent, which sends it as "Authorization: Bearer <token>" on every MCP and REST call. The ' +
-          'name becomes the sender of that agent\'s messages; a taken name fails.',
+        description: 'Admin: registers an agent; returns its token (shown once).',
+        adminOnly: true,
         input: toolInput({
-          name: required({ type: 'string', description: 'Unique agent name: 1-64 letters, digits, ".", "_" or "-".' }),
+          name: required({ type: 'string' }),
         }),
-        annotations: { destructiveHint: false, idempotentHint: false },
         run: async (args, by) => {
           if (!isAdmin(by)) throw new ForbiddenException('This tool needs the admin token');
           const dto = await toDto(RegisterAgentDto, args, { name: 'name' });
@@ -34,15 +31,9 @@ export class AgentTools implements McpToolGroup {
       },
       {
         name: 'revoke_agent',
-        description:
-          'Admin only. Revokes an agent: its token is refused from the next request on, on every instance, and its name is ' +
-          'never registered again. With erase true, every message it sent is then redacted too (audited). Returns ' +
-          '{name, revokedAt} (and erased, how many messages, with erase); an unknown name fails.',
-        input: toolInput({
-          name: required({ type: 'string', description: 'The agent to revoke.' }),
-          erase: optional({ type: 'boolean', description: 'Also redact every message the agent sent (default false).' }),
-        }),
-        annotations: { destructiveHint: true, idempotentHint: true },
+        description: 'Admin: revokes an agent and its token, for good; erase true also redacts every message it sent (audited).',
+        adminOnly: true,
+        input: toolInput({ name: required({ type: 'string' }), erase: optional({ type: 'boolean' }) }),
         run: async (args, by) => {
           if (!isAdmin(by)) throw new ForbiddenException('This tool needs the admin token');
           const dto = await toDto(RevokeAgentArgsDto, args, { name: 'name', erase: 'erase' });
@@ -54,11 +45,9 @@ export class AgentTools implements McpToolGroup {
       },
       {
         name: 'rotate_agent_token',
-        description:
-          "Admin only. Gives an agent a new token and returns {name, token, rotatedAt}; the token is shown this once. The old " +
-          'token is refused from the next request on, on every instance.',
-        input: toolInput({ name: required({ type: 'string', description: 'The agent whose token to replace.' }) }),
-        annotations: { destructiveHint: true, idempotentHint: false },
+        description: 'Admin: gives an agent a new token (shown once); the old one stops working.',
+        adminOnly: true,
+        input: toolInput({ name: required({ type: 'string' }) }),
         run: async (args, by) => {
           if (!isAdmin(by)) throw new ForbiddenException('This tool needs the admin token');
           const dto = await toDto(AgentNameDto, args, { name: 'name' });

@@ -1,4 +1,5 @@
 import { BadRequestException, Injectable } from '@nestjs/common';
+import secureJson from 'secure-json-parse';
 import { ChannelsService } from '../../channels/channels.service';
 import { fieldProblem } from '../../common/validation.pipe';
 import { AppConfig } from '../../config/app-config';
@@ -39,27 +40,22 @@ export class MessageTools implements McpToolGroup {
       {
         name: 'send_message',
         description:
-          'Posts a message to a channel as you (the sender is always the caller). type: QUERY or COMMAND open a thread ' +
-          '(a correlation_id is generated when absent: keep it); RESPONSE answers one (pass in_reply_to = its seq: ' +
-          'a reply without correlation_id takes that of the message it answers); STATUS (default) reports progress; DECLINE and FAILURE need content; HANDOFF needs a ' +
-          'target agent; DONE closes a thread; EVENT is machine telemetry, hidden from reads. Pass idempotency_key when ' +
-          'you may retry: the same key returns the original message instead of posting twice. Returns the stored message with its seq.',
+          'Posts as you. QUERY/COMMAND open a thread: keep its correlation_id; answer with RESPONSE and in_reply_to. ' +
+          'DECLINE/FAILURE need content, HANDOFF a target; DONE closes.',
         input: toolInput({
           channel: CHANNEL_ARG,
-          type: optional({ type: 'string', description: 'Message type (default STATUS).', schema: { enum: MESSAGE_TYPES } }),
-          content: optional({ type: 'string', description: 'The text. Required except for DONE, HANDOFF and EVENT.' }),
-          topic: optional({ type: 'string', description: 'A short topic label (default "general").' }),
-          correlation_id: optional({ type: 'string', description: 'The thread this message belongs to.' }),
-          in_reply_to: optional({ type: 'integer', description: 'The seq of the message this one answers.', schema: { minimum: 1 } }),
-          target: optional({ type: 'string', description: 'The agent addressed; required for HANDOFF.' }),
-          metadata: optional({ type: 'object', description: 'Free-form JSON kept with the message.' }),
-          idempotency_key: optional({ type: 'string', description: 'Makes a retry safe: the same key returns the original message.' }),
-          sender: optional({ type: 'string', description: 'Optional; when given it must be your own agent name.' }),
+          type: optional({ type: 'string', description: 'Default STATUS.', schema: { enum: MESSAGE_TYPES } }),
+          content: optional({ type: 'string' }),
+          topic: optional({ type: 'string' }),
+          correlation_id: optional({ type: 'string' }),
+          in_reply_to: optional({ type: 'integer', description: 'Seq answered.' }),
+          target: optional({ type: 'string' }),
+          metadata: optional({ type: 'string', description: 'A JSON object, as text.' }),
+          idempotency_key: optional({ type: 'string' }),
         }),
-        annotations: { destructiveHint: false },
         run: async (args, by) => {
           const channel = channelArg(args);
-          const dto = await toDto(PostMessageDto, args, SEND_RENAMES, ['channel', 'idempotency_key']);
+          const dto = await toDto(PostMessageDto, withMetadataObject(args), SEND_RENAMES, ['channel', 'idempotency_key']);
           const { message, replayed } = await inSpan(POST_SPAN, { [CHANNEL_ATTRIBUTE]: channel }, async () => postedSpan(await this.messages.post(channel, dto, by, idempotencyKey(args))));
           return { ...messageView(message), replayed };
         },
@@ -67,24 +63,18 @@ export class MessageTools implements McpToolGroup {
       {
         name: 'check_messages',
         description:
-          'Reads a channel\'s messages in seq order with seq > after_seq, at most limit. Call get_channel_summary first: ' +
-          'it already covers every seq up to its coversThroughSeq, so after_seq=coversThroughSeq usually gives all you ' +
-          'need. To page, call again with after_seq = nextAfterSeq from the result. unread_only starts after your read ' +
-          'cursor (see mark_read). tail=N gives the newest N (before before_seq when given), still in seq order. Filters: ' +
-          'type (e.g. "QUERY,COMMAND"), topic, sender, correlation_id, target. EVENT telemetry is hidden unless ' +
-          'include_events is true (or type names EVENT).',
+          'Messages after after_seq, in seq order; next page: after_seq=nextAfterSeq. Read get_channel_summary first.',
         input: toolInput({
           channel: CHANNEL_ARG,
-          after_seq: optional({ type: 'integer', description: 'Only messages with a greater seq (default 0: from the start).', schema: { minimum: 0 } }),
-          limit: optional({ type: 'integer', description: 'Page size (default 100, capped by the server).', schema: { minimum: 1 } }),
-          include_events: optional({ type: 'boolean', description: 'Include EVENT telemetry (default false).' }),
+          after_seq: optional({ type: 'integer' }),
+          limit: LIMIT_ARG,
+          include_events: EVENTS_ARG,
           ...FILTER_ARGS,
-          target: optional({ type: 'string', description: 'Only messages addressed to this agent.' }),
-          before_seq: optional({ type: 'integer', description: 'Only messages with a smaller seq; the page is the newest of them.', schema: { minimum: 1 } }),
-          tail: optional({ type: 'integer', description: 'The newest N messages (in seq order).', schema: { minimum: 1 } }),
-          unread_only: optional({ type: 'boolean', description: 'Only messages after your read cursor (mark_read).' }),
+          target: optional({ type: 'string' }),
+          before_seq: optional({ type: 'integer', description: 'The newest below it.' }),
+          tail: optional({ type: 'integer', description: 'The newest N.' }),
+          unread_only: optional({ type: 'boolean' }),
         }),
-        annotations: { readOnlyHint: true },
         run: async (args, by) => {
           const channel = channelArg(args);
           const query = await toDto(ListMessagesQuery, args, CHECK_RENAMES, ['channel']);
@@ -95,26 +85,16 @@ export class MessageTools implements McpToolGroup {
       {
         name: 'wait_for_messages',
         description:
-          'Blocks until a message with seq > after_seq arrives in the channel (or one is already there), then returns ' +
-          'it and any others after after_seq; returns an empty list (timedOut true) after timeout_s. addressed_to_me: ' +
-          'only messages whose target is you (a QUERY or COMMAND for you, a HANDOFF to you): use it to wait for work ' +
-          'sent to you. An answer to your own request carries no target: to wait for it, pass correlation_id (the ' +
-          "request's correlation id) instead. Either way it replaces polling check_messages. Continue with " +
-          'after_seq = nextAfterSeq.',
+          'Blocks until a message after after_seq exists (else timedOut). For an answer pass correlation_id; for work, addressed_to_me.',
         input: toolInput({
           channel: CHANNEL_ARG,
-          after_seq: optional({ type: 'integer', description: "Wait for messages with a greater seq (default: the channel's lastSeq now, i.e. only new ones).", schema: { minimum: 0 } }),
-          timeout_s: optional({
-            type: 'number',
-            description: `Longest wait in seconds (default and maximum ${this.maxTimeoutS()}, below the 60 s MCP request timeout).`,
-            schema: { minimum: 0, maximum: this.maxTimeoutS() },
-          }),
-          addressed_to_me: optional({ type: 'boolean', description: 'Only messages whose target is you (default false).' }),
+          after_seq: optional({ type: 'integer', description: 'Default: lastSeq now.' }),
+          timeout_s: optional({ type: 'number', schema: { maximum: this.maxTimeoutS() } }),
+          addressed_to_me: optional({ type: 'boolean', description: 'Only targeted at you.' }),
           ...FILTER_ARGS,
-          limit: optional({ type: 'integer', description: 'Page size (default 100, capped by the server).', schema: { minimum: 1 } }),
-          include_events: optional({ type: 'boolean', description: 'Also wake on EVENT telemetry (default false).' }),
+          limit: LIMIT_ARG,
+          include_events: EVENTS_ARG,
         }),
-        annotations: { readOnlyHint: true },
         run: async (args, by, signal) => {
           const channel = channelArg(args);
           const waitMs = this.timeoutMs(args.timeout_s);
@@ -133,11 +113,13 @@ export class MessageTools implements McpToolGroup {
 
 /** The filters check_messages and wait_for_messages share (REST: the same query parameters). */
 const FILTER_ARGS = {
-  type: optional({ type: ['string', 'array'], description: 'Only these types: "QUERY,COMMAND" or ["QUERY", "COMMAND"].' }),
-  topic: optional({ type: 'string', description: 'Only this topic.' }),
-  sender: optional({ type: 'string', description: 'Only messages from this agent.' }),
-  correlation_id: optional({ type: 'string', description: 'Only this thread.' }),
+  type: optional({ type: 'array', schema: { items: { type: 'string' } } }),
+  topic: optional({ type: 'string' }),
+  sender: optional({ type: 'string' }),
+  correlation_id: optional({ type: 'string' }),
 };
+const LIMIT_ARG = optional({ type: 'integer' });
+const EVENTS_ARG = optional({ type: 'boolean' });
 
 const FILTER_RENAMES = { type: 'type', topic: 'topic', sender: 'sender', correlation_id: 'correlationId' };
 const CHECK_RENAMES = {
@@ -163,7 +145,20 @@ const SEND_RENAMES = {
   sender: 'sender',
 };
 
-
+/**
+ * `metadata` comes as a JSON object written as text (a portable schema has no free-form object);
+ * an object as such is taken too. Text that is not JSON is refused naming the argument; JSON that
+ * is not an object is left for the DTO, which refuses it as REST does.
+ */
+function withMetadataObject(args: ToolArgs): ToolArgs {
+  const text = args.metadata;
+  if (typeof text !== 'string') return args;
+  try {
+    return { ...args, metadata: secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' }) };
+  } catch {
+    throw fieldProblem('metadata', 'must be a JSON object written as text, such as {"ticket":"OPS-1"}');
+  }
+}
 
 function booleanArg(args: ToolArgs, field: string): boolean {
   const value = args[field];
