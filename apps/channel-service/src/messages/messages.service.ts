@@ -7,6 +7,7 @@ import { Principal } from '../auth/principal';
 import { accessParams } from '../channels/channel-access';
 import { isUniqueViolation } from '../common/database-errors';
 import { fieldProblem } from '../common/validation.pipe';
+import { assertConfiguredLimits } from '../common/configured-limit';
 import { AppConfig } from '../config/app-config';
 import { ChannelsService } from '../channels/channels.service';
 import { PostBatchDto } from './dto/post-batch.dto';
@@ -157,7 +158,7 @@ export class MessagesService {
     const page: MessagePage = {
       afterSeq,
       beforeSeq: query.beforeSeq ?? null,
-      limit: Math.min(query.tail ?? query.limit ?? this.config.QHORUS_PAGE_LIMIT_DEFAULT, this.config.QHORUS_PAGE_LIMIT_MAX),
+      limit: query.tail ?? query.limit ?? this.config.QHORUS_PAGE_LIMIT_DEFAULT,
       // Backwards from beforeSeq (or the end) for `tail`, or for `beforeSeq` alone.
       newest: query.tail !== undefined || (query.beforeSeq !== undefined && query.afterSeq === undefined && !query.unreadOnly),
     };
@@ -175,11 +176,7 @@ export class MessagesService {
 
   /** The long-poll bounds, checked before anything is read. */
   private assertWaitable(query: ListMessagesQuery, waitMs: number): void {
-    const max = this.config.QHORUS_LONG_POLL_MAX_MS;
-    if (waitMs > max) {
-      const problem = `must be at most ${max} (QHORUS_LONG_POLL_MAX_MS)`;
-      throw new BadRequestException({ message: `Invalid request: waitMs ${waitMs} ${problem}`, details: [{ field: 'waitMs', problems: [problem] }] });
-    }
+    assertConfiguredLimits(query, this.config);
     if (waitMs > 0 && (query.tail !== undefined || query.beforeSeq !== undefined)) {
       const field = query.tail !== undefined ? 'tail' : 'beforeSeq';
       throw fieldProblem(field, 'cannot be combined with waitMs: a long poll waits for messages after afterSeq');

@@ -3,6 +3,7 @@ import { Principal } from '../auth/principal';
 import { Channel } from '../channels/channel.entity';
 import { ChannelsService } from '../channels/channels.service';
 import { AppConfig } from '../config/app-config';
+import { assertConfiguredLimits } from '../common/configured-limit';
 import { messageView, toMessage } from '../messages/message.entity';
 import { MessagesRepository } from '../messages/messages.repository';
 import { InboxQuery } from './dto/inbox.query';
@@ -30,16 +31,18 @@ export class ThreadsService {
   ) {}
 
   async list(channelName: string, query: ListThreadsQuery, by: Principal) {
+    assertConfiguredLimits(query, this.config);
     const channel = await this.channels.get(channelName, by);
-    const threads = await this.threads.list(channel.id, query.status ?? null, query.afterSeq ?? 0, this.pageLimit(query.limit));
+    const threads = await this.threads.list(channel.id, query.status ?? null, query.afterSeq ?? 0, this.pageLimit(query));
     return threads.map((t) => threadView(channel.name, t));
   }
 
   /** The thread, a page of its messages, and its summary once closed and summarised (else null). */
   async get(channelName: string, correlationId: string, query: ThreadPageQuery, by: Principal) {
+    assertConfiguredLimits(query, this.config);
     const channel = await this.channels.get(channelName, by);
     const thread = await this.findThread(channel, correlationId);
-    const rows = await this.messages.threadPage(channel.id, correlationId, query.afterSeq ?? 0, this.pageLimit(query.limit), query.includeEvents ?? false);
+    const rows = await this.messages.threadPage(channel.id, correlationId, query.afterSeq ?? 0, this.pageLimit(query), query.includeEvents ?? false);
     const summary = hasCurrentSummary(thread) ? await this.summaries.find(channel.id, correlationId) : null;
     return {
       ...threadView(channel.name, thread),
@@ -61,8 +64,9 @@ export class ThreadsService {
 
   /** The caller's open obligations in every channel it may read, oldest first (a page of `limit`), and how many there are in all. */
   async inbox(query: InboxQuery, by: Principal) {
+    assertConfiguredLimits(query, this.config);
     const visible = await this.channels.list(by);
-    const { items, total } = await this.threads.inbox(by.name, visible.map((c) => c.id), this.pageLimit(query.limit));
+    const { items, total } = await this.threads.inbox(by.name, visible.map((c) => c.id), this.pageLimit(query));
     const now = new Date();
     return { items: items.map((t) => inboxItemView(t, by.name, now)), total };
   }
@@ -73,7 +77,8 @@ export class ThreadsService {
     return thread;
   }
 
-  private pageLimit(limit: number | undefined): number {
-    return Math.min(limit ?? this.config.QHORUS_PAGE_LIMIT_DEFAULT, this.config.QHORUS_PAGE_LIMIT_MAX);
+  /** The page size asked for (checked against QHORUS_PAGE_LIMIT_MAX first thing: bad input is a 400 before any lookup), or the default. */
+  private pageLimit(query: { limit?: number }): number {
+    return query.limit ?? this.config.QHORUS_PAGE_LIMIT_DEFAULT;
   }
 }
