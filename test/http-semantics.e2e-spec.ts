@@ -86,3 +86,48 @@ describe('limit errors name their setting', () => {
     expect(limited?.body.message).toMatch(/^Rate limit exceeded for 'limited' \(QHORUS_RATE_LIMIT_PER_SECOND, QHORUS_RATE_LIMIT_BURST\): retry after \d+ s$/);
   });
 });
+
+/** Issue 28 item 3: /mcp checks Host and Origin against the service's own addresses and QHORUS_ALLOWED_HOSTS. */
+describe('/mcp refuses a Host or Origin that is not the service (DNS rebinding)', () => {
+  let t: TestApp;
+  const LIST = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
+
+  beforeAll(async () => {
+    t = await startTestApp('mcp-hosts', { inProcessQueue: true, env: { QHORUS_ALLOWED_HOSTS: 'qhorus.example.com, qhorus' } });
+  });
+  afterAll(() => t?.close());
+
+  function mcp(headers: Record<string, string>): Promise<{ status: number; body: any }> {
+    return new Promise((resolve, reject) => {
+      const req = httpRequest(`${t.baseUrl}/mcp`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${t.admin.token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+      }, (res) => {
+        let text = '';
+        res.on('data', (c) => (text += c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
+      });
+      req.on('error', reject);
+      req.end(LIST);
+    });
+  }
+
+  it('serves its own addresses and the allowed names, with or without an Origin', async () => {
+    const port = new URL(t.baseUrl).port;
+    for (const headers of [{}, { host: `localhost:${port}` }, { host: 'qhorus.example.com' }, { host: 'qhorus:3000', origin: 'https://qhorus.example.com' }, { origin: `http://127.0.0.1:${port}` }]) {
+      const answer = await mcp(headers);
+      expect({ headers, status: answer.status, tools: Array.isArray(answer.body.result?.tools) }).toEqual({ headers, status: 200, tools: true });
+    }
+  });
+
+  it('refuses another Host or Origin with 403 naming it and the setting, before authenticating', async () => {
+    const rebound = await mcp({ host: 'attacker.example:3000' });
+    expect(rebound).toEqual({ status: 403, body: { statusCode: 403, error: 'Forbidden', message: "Host 'attacker.example:3000' is not one of this service's addresses; add the name to QHORUS_ALLOWED_HOSTS to accept it on /mcp" } });
+    const page = await mcp({ origin: 'https://attacker.example' });
+    expect([page.status, page.body.message]).toEqual([403, expect.stringMatching(/^Origin 'https:\/\/attacker.example' is not/)]);
+    expect((await mcp({ origin: 'null' })).status).toBe(403);
+    // The REST API is not a browser target of this rule: only /mcp is checked.
+    const rest = await raw(t.baseUrl, 'GET', '/api/v1/channels', { authorization: `Bearer ${t.admin.token}`, host: 'attacker.example' });
+    expect(rest.status).toBe(200);
+  });
+});

@@ -7,6 +7,7 @@ import { ApiErrorFilter } from './common/api-error.filter';
 import { MAX_CORRELATION_ID_LENGTH } from './messages/dto/post-message.dto';
 import { registerJsonBodyParser } from './common/json-body-parser';
 import { registerMethodNotAllowed } from './common/method-not-allowed';
+import { ownHostNames, registerMcpHostCheck } from './mcp/mcp-host-check';
 import { frameworkErrorHandler, registerRequestRules, registerRouteBodyLimits } from './common/request-hardening';
 import { apiValidationPipe } from './common/validation.pipe';
 import { AppConfig, trustProxySetting } from './config/app-config';
@@ -64,6 +65,7 @@ export async function createApp(config: AppConfig, options: AppModuleOptions = {
   app.getHttpAdapter().getInstance().addHook('onRequest', echoRequestId);
   registerRequestLog(app.getHttpAdapter().getInstance());
   registerMethodNotAllowed(app.getHttpAdapter().getInstance());
+  registerMcpHostCheck(app.getHttpAdapter().getInstance(), MCP_URL, ownHostNames(config.HOST), config.QHORUS_ALLOWED_HOSTS);
   setupOpenApi(app);
   setupDashboard(app);
   app.enableShutdownHooks();

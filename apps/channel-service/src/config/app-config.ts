@@ -72,6 +72,8 @@ export const CONFIG_DEFAULTS = {
   QHORUS_MODEL_CALLS_PER_HOUR: 30,
   QHORUS_MODEL_TOKENS_PER_DAY: 500_000,
   QHORUS_SHUTDOWN_TIMEOUT_MS: 10_000,
+  // Published contracts (issue 28): the names /mcp answers to besides its own addresses.
+  QHORUS_ALLOWED_HOSTS: '',
   LOG_LEVEL: 'info' as (typeof LOG_LEVELS)[number],
 } as const;
 
@@ -169,6 +171,8 @@ export class AppConfig {
   @Transform(toInt) @IsInt() @Min(1) QHORUS_AUTH_FAILURE_BURST: number = CONFIG_DEFAULTS.QHORUS_AUTH_FAILURE_BURST;
   /** Which peers' X-Forwarded-For is believed for the client address: `true`, `false`, a hop count, or addresses/CIDRs/presets (comma-separated). */
   @IsString() @MinLength(1) QHORUS_TRUST_PROXY: string = CONFIG_DEFAULTS.QHORUS_TRUST_PROXY;
+  /** Host names (comma list; `*` for any) that /mcp accepts in `Host` and `Origin` besides the service's own addresses (DNS rebinding). */
+  @IsString() @Matches(/^(\*|[^\s,]+(\s*,\s*[^\s,]+)*)?$/, { message: '$property must be a comma list of host names or addresses, or *' }) QHORUS_ALLOWED_HOSTS: string = CONFIG_DEFAULTS.QHORUS_ALLOWED_HOSTS;
   /** How often agents' last-seen times are written (in one batch), and at shutdown. */
   @TimerMs(100) QHORUS_LAST_SEEN_FLUSH_MS: number = CONFIG_DEFAULTS.QHORUS_LAST_SEEN_FLUSH_MS;
   /** Max size of a message's `metadata`, as JSON in UTF-8 bytes (413 above). */

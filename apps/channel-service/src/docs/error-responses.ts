@@ -9,7 +9,7 @@ export const BEARER_SCHEME = 'bearer';
 export const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'Bad input: the message names the problem and `details` lists every bad field',
   401: 'Missing, unknown or revoked bearer token (the answer carries `WWW-Authenticate: Bearer`)',
-  403: 'Not allowed: the admin token is needed, a body `sender` is not the caller, a quota is reached (QHORUS_MAX_CHANNELS_PER_AGENT) or the summariser policy forbids the choice (QHORUS_MODEL_SUMMARISER_POLICY)',
+  403: 'Not allowed: the admin token is needed, /mcp was called by a Host or Origin that is not the service (QHORUS_ALLOWED_HOSTS), a body `sender` is not the caller, a quota is reached (QHORUS_MAX_CHANNELS_PER_AGENT) or the summariser policy forbids the choice (QHORUS_MODEL_SUMMARISER_POLICY)',
   404: 'No such channel (or agent), or a private channel the caller is not a member of',
   409: 'Conflict: the name is taken, the version moved on, or an Idempotency-Key was reused with another body',
   406: 'The request does not accept both application/json and text/event-stream (MCP Streamable HTTP)',
@@ -23,6 +23,8 @@ export const ERROR_DESCRIPTIONS: Record<number, string> = {
 export const OPERATION_ERRORS: Record<string, number[]> = {
   AgentsController_register: [409],
   McpController_handle: [403, 406],
+  McpController_getNotAllowed: [403],
+  McpController_deleteNotAllowed: [403],
   AgentsController_revoke: [404],
   AgentsController_rotate: [404],
   ChannelsController_create: [403, 409],
