@@ -114,7 +114,8 @@ describe('/mcp refuses a Host or Origin that is not the service (DNS rebinding)'
 
   it('serves its own addresses and the allowed names, with or without an Origin', async () => {
     const port = new URL(t.baseUrl).port;
-    for (const headers of [{}, { host: `localhost:${port}` }, { host: 'qhorus.example.com' }, { host: 'qhorus:3000', origin: 'https://qhorus.example.com' }, { origin: `http://127.0.0.1:${port}` }]) {
+    const cases: Record<string, string>[] = [{}, { host: `localhost:${port}` }, { host: 'qhorus.example.com' }, { host: 'qhorus:3000', origin: 'https://qhorus.example.com' }, { origin: `http://127.0.0.1:${port}` }];
+    for (const headers of cases) {
       const answer = await mcp(headers);
       expect({ headers, status: answer.status, tools: Array.isArray(answer.body.result?.tools) }).toEqual({ headers, status: 200, tools: true });
     }

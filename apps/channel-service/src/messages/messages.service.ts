@@ -3,10 +3,10 @@ import { EventEmitter2 } from '@nestjs/event-emitter';
 import { DEFAULT_TOPIC, Message, MessageType, REQUEST_TYPES } from '@qhorus/api';
 import { createHash, randomUUID } from 'node:crypto';
 import { canonicalJson } from '../common/canonical-json';
-import { Principal } from '../auth/principal';
+import { ADMIN_NAME, Principal } from '../auth/principal';
 import { accessParams } from '../channels/channel-access';
 import { isUniqueViolation } from '../common/database-errors';
-import { fieldProblem } from '../common/validation.pipe';
+import { fieldProblem, validationMessage } from '../common/validation.pipe';
 import { assertConfiguredLimits } from '../common/configured-limit';
 import { AppConfig } from '../config/app-config';
 import { ChannelsService } from '../channels/channels.service';
@@ -22,6 +22,7 @@ import { MessagePage, MessagesRepository, NewMessage, RepliedThreads } from './m
 import { tokenEstimateBeforeSeq } from '../projection/message-token-estimate';
 
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 200;
+const unregisteredTarget = (name: string): string => `target '${name}' names no registered agent (register it first, or check the spelling)`;
 /** What is wrong with an idempotency key (header or MCP argument), or null. */
 export function idempotencyKeyProblem(key: string): string | null {
   return key.length === 0 || key.length > MAX_IDEMPOTENCY_KEY_LENGTH ? `must be 1-${MAX_IDEMPOTENCY_KEY_LENGTH} characters` : null;
@@ -56,6 +57,7 @@ export class MessagesService {
 
   async post(channelName: string, dto: PostMessageDto, by: Principal, idempotencyKey?: string): Promise<PostOutcome> {
     this.checkIdempotencyKey(idempotencyKey);
+    await this.assertTargetsRegistered([dto], false);
     const requestHash = idempotencyKey ? hashRequest(dto) : null;
     const threads = joinsRepliedThread(dto) ? (await this.threadsRepliedTo(channelName, by, [dto])).correlationIds : NO_THREADS;
     const message = this.toNewMessage(dto, by, threads, idempotencyKey ?? null, requestHash);
@@ -94,6 +96,7 @@ export class MessagesService {
       throw new PayloadTooLargeException(`the batch has ${dto.messages.length} messages; the limit is ${max} (QHORUS_BATCH_MAX_MESSAGES)`);
     }
     this.checkIdempotencyKey(idempotencyKey === undefined ? undefined : batchKey(idempotencyKey, dto.messages.length - 1));
+    await this.assertTargetsRegistered(dto.messages, true);
     const keys = idempotencyKey ? dto.messages.map((_, i) => batchKey(idempotencyKey, i)) : null;
     const joinsThreads = dto.messages.some(joinsRepliedThread);
     const nextKey = idempotencyKey ? batchKey(idempotencyKey, dto.messages.length) : null;
@@ -172,6 +175,21 @@ export class MessagesService {
     const seenThrough = page.beforeSeq === null ? channel.lastSeq : Math.min(channel.lastSeq, page.beforeSeq - 1);
     const complete = !page.newest && messages.length < page.limit;
     return { messages, afterSeq, nextAfterSeq: complete ? Math.max(lastShown, seenThrough) : lastShown };
+  }
+
+  /**
+   * A `target` must name a registered agent (or the admin): a typo would otherwise be stored and
+   * reach nobody. A 400 naming the field (`messages.<i>.target` in a batch) and the name.
+   */
+  private async assertTargetsRegistered(dtos: readonly PostMessageDto[], inBatch: boolean): Promise<void> {
+    const targets = [...new Set(dtos.map((d) => d.target).filter((t): t is string => typeof t === 'string' && t !== ADMIN_NAME))];
+    if (targets.length === 0) return;
+    const unknown = new Set(await this.messages.unregisteredAgents(targets));
+    if (unknown.size === 0) return;
+    const details = dtos.flatMap((d, i) =>
+      d.target !== undefined && unknown.has(d.target) ? [{ field: inBatch ? `messages.${i}.target` : 'target', problems: [unregisteredTarget(d.target)] }] : [],
+    );
+    throw new BadRequestException({ message: validationMessage(details), details });
   }
 
   /** The long-poll bounds, checked before anything is read. */
