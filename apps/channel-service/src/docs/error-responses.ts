@@ -31,6 +31,7 @@ export const OPERATION_ERRORS: Record<string, number[]> = {
   EventsController_stream: [429],
   ChannelsController_update: [403],
   MessagesController_post: [403, 409, 429],
+  MessagesController_postBatch: [403, 409],
   SummaryController_override: [409],
 };
 

@@ -3,6 +3,8 @@ import { operationsOf } from './error-responses';
 
 export const MCP_OPERATION_ID = 'McpController_handle';
 export const JSON_RPC_REQUEST_SCHEMA = 'JsonRpcRequest';
+/** The answer's schema, from mcp/dto/json-rpc.response.ts. */
+const JSON_RPC_RESPONSE_SCHEMA = 'JsonRpcResponse';
 
 /** A JSON-RPC 2.0 request or notification, as POST /mcp takes it (the MCP method's params are MCP's). */
 const jsonRpcRequest: SchemaObject = {
@@ -26,7 +28,11 @@ const jsonRpcRequest: SchemaObject = {
 export function documentMcpOperation(document: OpenAPIObject): void {
   const found = operationsOf(document).find(({ operation }) => operation.operationId === MCP_OPERATION_ID);
   if (!found) return;
-  (document.components ??= {}).schemas = { ...document.components.schemas, [JSON_RPC_REQUEST_SCHEMA]: jsonRpcRequest };
+  const schemas = ((document.components ??= {}).schemas ??= {});
+  schemas[JSON_RPC_REQUEST_SCHEMA] = jsonRpcRequest;
+  // The answer echoes the request's id, a string or an integer (null when the request had none readable).
+  const answer = schemas[JSON_RPC_RESPONSE_SCHEMA] as SchemaObject | undefined;
+  if (answer?.properties) answer.properties.id = { ...jsonRpcRequest.properties!.id, nullable: true };
   const operation: OperationObject = found.operation;
   operation.requestBody = {
     required: true,

@@ -95,6 +95,8 @@ export class MessagesService {
     if (dto.messages.length > max) {
       throw new PayloadTooLargeException(`the batch has ${dto.messages.length} messages; the limit is ${max} (QHORUS_BATCH_MAX_MESSAGES)`);
     }
+    // The key itself (an empty one is no key), then the longest per-message key it makes.
+    this.checkIdempotencyKey(idempotencyKey);
     this.checkIdempotencyKey(idempotencyKey === undefined ? undefined : batchKey(idempotencyKey, dto.messages.length - 1));
     await this.assertTargetsRegistered(dto.messages, true);
     const keys = idempotencyKey ? dto.messages.map((_, i) => batchKey(idempotencyKey, i)) : null;
