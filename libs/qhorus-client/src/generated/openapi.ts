@@ -477,9 +477,9 @@ export interface components {
         };
         CreateChannelDto: {
             /** @description What the channel is for; grounds the LLM summariser. */
-            description?: string;
+            description?: string | null;
             /** @description Makes the channel private to these agents (and the admin). */
-            members?: string[];
+            members?: string[] | null;
             /** @description Unique slug naming the channel. */
             name: string;
             /** @description Summariser strategy: heuristic (default), verbatim, tiered, llm, or a registered name. */
@@ -492,7 +492,7 @@ export interface components {
              */
             summaryThresholdTokens?: number | null;
             /** @description Also update the summary when this many seconds pass with unsummarised messages. */
-            updateAfterSeconds?: number;
+            updateAfterSeconds?: number | null;
         };
         DependencyHealth: {
             backend?: string;
@@ -540,10 +540,22 @@ export interface components {
             code: number;
             message: string;
         };
+        /** @description A JSON-RPC 2.0 request (with `id`) or notification (without). Speak MCP with an MCP client; `tools/list` names the tools. */
+        JsonRpcRequest: {
+            /** @description A string or an integer; absent for a notification */
+            id?: string | number;
+            /** @enum {string} */
+            jsonrpc: "2.0";
+            /** @example tools/list */
+            method: string;
+            params?: {
+                [key: string]: unknown;
+            };
+        };
         JsonRpcResponse: {
             error?: components["schemas"]["JsonRpcError"];
-            /** @description The request id (a string or a number) */
-            id: string | null;
+            /** @description A string or an integer; absent for a notification */
+            id: (string | number) | null;
             /** @enum {string} */
             jsonrpc: "2.0";
             result?: {
@@ -583,7 +595,7 @@ export interface components {
         MessageType: "QUERY" | "COMMAND" | "RESPONSE" | "STATUS" | "DECLINE" | "FAILURE" | "HANDOFF" | "DONE" | "EVENT";
         OverrideSummaryDto: {
             /** @description When set, the override applies only if the summary is still at this version (else 409); null is the same as not set. */
-            expectedVersion?: number;
+            expectedVersion?: number | null;
             /** @description The new text; at most QHORUS_SUMMARY_TEXT_MAX_CHARS characters (default 4000), else a 400 naming `text` and the limit. */
             text: string;
         };
@@ -595,17 +607,17 @@ export interface components {
             /** @description The message text. Required except for DONE, HANDOFF and EVENT (where null and "" are the same as leaving it out); non-blank for DECLINE and FAILURE. */
             content?: string;
             /** @description Thread id; generated for QUERY and COMMAND when absent. */
-            correlationId?: string;
+            correlationId?: string | null;
             /** @description The seq of the message this one answers. */
-            inReplyTo?: number;
+            inReplyTo?: number | null;
             metadata?: {
                 [key: string]: unknown;
-            };
+            } | null;
             /** @description Optional; when present it must be the caller's own name. */
-            sender?: string;
+            sender?: string | null;
             /** @description The agent addressed; required for HANDOFF. */
             target?: string;
-            topic?: string;
+            topic?: string | null;
             /**
              * @description One of QUERY, COMMAND, RESPONSE, STATUS (default), DECLINE, FAILURE, HANDOFF, DONE, EVENT.
              * @enum {string}
@@ -836,8 +848,26 @@ export interface operations {
                     "application/json": components["schemas"]["AgentDto"][];
                 };
             };
-            /** @description Missing, unknown or revoked bearer token */
+            /** @description Bad input: the message names the problem and `details` lists every bad field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Missing, unknown or revoked bearer token (the answer carries `WWW-Authenticate: Bearer`) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A limit was reached (per-agent rate, failed authentications per address, event streams per agent): the message names it; retry after the `Retry-After` header */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -898,7 +928,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Missing, unknown or revoked bearer token */
+            /** @description Missing, unknown or revoked bearer token (the answer carries `WWW-Authenticate: Bearer`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -907,7 +937,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Not allowed: the admin token is needed, a body `sender` is not the caller, a quota is reached (QHORUS_MAX_CHANNELS_PER_AGENT) or the summariser policy forbids the choice (QHORUS_MODEL_SUMMARISER_POLICY) */
+            /** @description Not allowed: the admin token is needed, /mcp was called by a Host or Origin that is not the service (QHORUS_ALLOWED_HOSTS), a body `sender` is not the caller, a quota is reached (QHORUS_MAX_CHANNELS_PER_AGENT) or the summariser policy forbids the choice (QHORUS_MODEL_SUMMARISER_POLICY) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -925,8 +955,26 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description The body is over the request limit, the content over QHORUS_MAX_CONTENT_BYTES, or the metadata over QHORUS_MAX_METADATA_BYTES */
+            /** @description The body is over the request limit (QHORUS_BODY_LIMIT_BYTES), the content over QHORUS_MAX_CONTENT_BYTES, or the metadata over QHORUS_MAX_METADATA_BYTES */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type application/json), is not UTF-8, or has a Content-Encoding */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A limit was reached (per-agent rate, failed authentications per address, event streams per agent): the message names it; retry after the `Retry-After` header */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -964,7 +1012,16 @@ export interface operations {
                     "application/json": components["schemas"]["RevokedAgentDto"];
                 };
             };
-            /** @description Missing, unknown or revoked bearer token */
+            /** @description Bad input: the message names the problem and `details` lists every bad field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Missing, unknown or revoked bearer token (the answer carries `WWW-Authenticate: Bearer`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -973,7 +1030,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Not allowed: the admin token is needed, a body `sender` is not the caller, a quota is reached (QHORUS_MAX_CHANNELS_PER_AGENT) or the summariser policy forbids the choice (QHORUS_MODEL_SUMMARISER_POLICY) */
+            /** @description Not allowed: the admin token is needed, /mcp was called by a Host or Origin that is not the service (QHORUS_ALLOWED_HOSTS), a body `sender` is not the caller, a quota is reached (QHORUS_MAX_CHANNELS_PER_AGENT) or the summariser policy forbids the choice (QHORUS_MODEL_SUMMARISER_POLICY) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -984,6 +1041,15 @@ export interface operations {
             };
             /** @description No such channel (or agent), or a private channel the caller is not a member of */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A limit was reached (per-agent rate, failed authentications per address, event streams per agent): the message names it; retry after the `Retry-After` header */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1021,7 +1087,16 @@ export interface operations {
                     "application/json": components["schemas"]["RotatedTokenDto"];
                 };
             };
-            /** @description Missing, unknown or revoked bearer token */
+            /** @description Bad input: the message names the problem and `details` lists every bad field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Missing, unknown or revoked bearer token (the answer carries `WWW-Authenticate: Bearer`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1030,7 +1105,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Not allowed: the admin token is needed, a body `sender` is not the caller, a quota is reached (QHORUS_MAX_CHANNELS_PER_AGENT) or the summariser policy forbids the choice (QHORUS_MODEL_SUMMARISER_POLICY) */
+            /** @description Not allowed: the admin token is needed, /mcp was called by a Host or Origin that is not the service (QHORUS_ALLOWED_HOSTS), a body `sender` is not the caller, a quota is reached (QHORUS_MAX_CHANNELS_PER_AGENT) or the summariser policy forbids the choice (QHORUS_MODEL_SUMMARISER_POLICY) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1041,6 +1116,33 @@ export interface operations {
             };
             /** @description No such channel (or agent), or a private channel the caller is not a member of */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The body is over the request limit (QHORUS_BODY_LIMIT_BYTES), the content over QHORUS_MAX_CONTENT_BYTES, or the metadata over QHORUS_MAX_METADATA_BYTES */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type application/json), is not UTF-8, or has a Content-Encoding */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A limit was reached (per-agent rate, failed authentications per address, event streams per agent): the message names it; retry after the `Retry-After` header */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1092,8 +1194,26 @@ export interface operations {
                     "application/json": components["schemas"]["ReaderChannelResponse"][];
                 };
             };
-            /** @description Missing, unknown or revoked bearer token */
+            /** @description Bad input: the message names the problem and `details` lists every bad field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Missing, unknown or revoked bearer token (the answer carries `WWW-Authenticate: Bearer`) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A limit was reached (per-agent rate, failed authentications per address, event streams per agent): the message names it; retry after the `Retry-After` header */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1164,7 +1284,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Missing, unknown or revoked bearer token */
+            /** @description Missing, unknown or revoked bearer token (the answer carries `WWW-Authenticate: Bearer`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1173,7 +1293,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Not allowed: the admin token is needed, a body `sender` is not the caller, a quota is reached (QHORUS_MAX_CHANNELS_PER_AGENT) or the summariser policy forbids the choice (QHORUS_MODEL_SUMMARISER_POLICY) */
+            /** @description Not allowed: the admin token is needed, /mcp was called by a Host or Origin that is not the service (QHORUS_ALLOWED_HOSTS), a body `sender` is not the caller, a quota is reached (QHORUS_MAX_CHANNELS_PER_AGENT) or the summariser policy forbids the choice (QHORUS_MODEL_SUMMARISER_POLICY) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1191,8 +1311,26 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description The body is over the request limit, the content over QHORUS_MAX_CONTENT_BYTES, or the metadata over QHORUS_MAX_METADATA_BYTES */
+            /** @description The body is over the request limit (QHORUS_BODY_LIMIT_BYTES), the content over QHORUS_MAX_CONTENT_BYTES, or the metadata over QHORUS_MAX_METADATA_BYTES */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type application/json), is not UTF-8, or has a Content-Encoding */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A limit was reached (per-agent rate, failed authentications per address, event streams per agent): the message names it; retry after the `Retry-After` header */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1244,7 +1382,16 @@ export interface operations {
                     "application/json": components["schemas"]["ReaderChannelResponse"];
                 };
             };
-            /** @description Missing, unknown or revoked bearer token */
+            /** @description Bad input: the message names the problem and `details` lists every bad field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Missing, unknown or revoked bearer token (the answer carries `WWW-Authenticate: Bearer`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1255,6 +1402,15 @@ export interface operations {
             };
             /** @description No such channel (or agent), or a private channel the caller is not a member of */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A limit was reached (per-agent rate, failed authentications per address, event streams per agent): the message names it; retry after the `Retry-After` header */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1325,7 +1481,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Missing, unknown or revoked bearer token */
+            /** @description Missing, unknown or revoked bearer token (the answer carries `WWW-Authenticate: Bearer`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1334,7 +1490,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Not allowed: the admin token is needed, a body `sender` is not the caller, a quota is reached (QHORUS_MAX_CHANNELS_PER_AGENT) or the summariser policy forbids the choice (QHORUS_MODEL_SUMMARISER_POLICY) */
+            /** @description Not allowed: the admin token is needed, /mcp was called by a Host or Origin that is not the service (QHORUS_ALLOWED_HOSTS), a body `sender` is not the caller, a quota is reached (QHORUS_MAX_CHANNELS_PER_AGENT) or the summariser policy forbids the choice (QHORUS_MODEL_SUMMARISER_POLICY) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1352,8 +1508,26 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description The body is over the request limit, the content over QHORUS_MAX_CONTENT_BYTES, or the metadata over QHORUS_MAX_METADATA_BYTES */
+            /** @description The body is over the request limit (QHORUS_BODY_LIMIT_BYTES), the content over QHORUS_MAX_CONTENT_BYTES, or the metadata over QHORUS_MAX_METADATA_BYTES */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type application/json), is not UTF-8, or has a Content-Encoding */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A limit was reached (per-agent rate, failed authentications per address, event streams per agent): the message names it; retry after the `Retry-After` header */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1409,7 +1583,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Missing, unknown or revoked bearer token */
+            /** @description Missing, unknown or revoked bearer token (the answer carries `WWW-Authenticate: Bearer`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1420,6 +1594,15 @@ export interface operations {
             };
             /** @description No such channel (or agent), or a private channel the caller is not a member of */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A limit was reached (per-agent rate, failed authentications per address, event streams per agent): the message names it; retry after the `Retry-After` header */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1475,7 +1658,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Missing, unknown or revoked bearer token */
+            /** @description Missing, unknown or revoked bearer token (the answer carries `WWW-Authenticate: Bearer`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1523,19 +1706,19 @@ export interface operations {
                 correlationId?: string;
                 /** @description Include EVENT telemetry (hidden by default). */
                 includeEvents?: boolean;
-                /** @description Page size (default and maximum are configured). */
+                /** @description Page size (default QHORUS_PAGE_LIMIT_DEFAULT; above QHORUS_PAGE_LIMIT_MAX a 400 naming the maximum). */
                 limit?: number;
                 sender?: string;
-                /** @description The newest N matching messages (before `beforeSeq` when given), ascending; capped like `limit`. */
+                /** @description The newest N matching messages (before `beforeSeq` when given), ascending; at most QHORUS_PAGE_LIMIT_MAX, like `limit`. */
                 tail?: number;
                 /** @description Only messages addressed to this agent. */
                 target?: string;
                 topic?: string;
                 /** @description Only these types, a comma list (naming EVENT includes telemetry) */
-                type?: string;
+                type?: ("QUERY" | "COMMAND" | "RESPONSE" | "STATUS" | "DECLINE" | "FAILURE" | "HANDOFF" | "DONE" | "EVENT")[];
                 /** @description Start after the caller's read cursor (or `afterSeq`, whichever is later). */
                 unreadOnly?: boolean;
-                /** @description Long poll: with nothing after `afterSeq` yet, wait up to this long (ms; capped by QHORUS_LONG_POLL_MAX_MS). */
+                /** @description Long poll: with nothing after `afterSeq` yet, wait up to this long (ms; at most QHORUS_LONG_POLL_MAX_MS). */
                 waitMs?: number;
             };
             header?: never;
@@ -1584,7 +1767,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Missing, unknown or revoked bearer token */
+            /** @description Missing, unknown or revoked bearer token (the answer carries `WWW-Authenticate: Bearer`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1595,6 +1778,15 @@ export interface operations {
             };
             /** @description No such channel (or agent), or a private channel the caller is not a member of */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A limit was reached (per-agent rate, failed authentications per address, event streams per agent): the message names it; retry after the `Retry-After` header */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1686,7 +1878,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Missing, unknown or revoked bearer token */
+            /** @description Missing, unknown or revoked bearer token (the answer carries `WWW-Authenticate: Bearer`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1695,7 +1887,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Not allowed: the admin token is needed, a body `sender` is not the caller, a quota is reached (QHORUS_MAX_CHANNELS_PER_AGENT) or the summariser policy forbids the choice (QHORUS_MODEL_SUMMARISER_POLICY) */
+            /** @description Not allowed: the admin token is needed, /mcp was called by a Host or Origin that is not the service (QHORUS_ALLOWED_HOSTS), a body `sender` is not the caller, a quota is reached (QHORUS_MAX_CHANNELS_PER_AGENT) or the summariser policy forbids the choice (QHORUS_MODEL_SUMMARISER_POLICY) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1722,8 +1914,17 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description The body is over the request limit, the content over QHORUS_MAX_CONTENT_BYTES, or the metadata over QHORUS_MAX_METADATA_BYTES */
+            /** @description The body is over the request limit (QHORUS_BODY_LIMIT_BYTES), the content over QHORUS_MAX_CONTENT_BYTES, or the metadata over QHORUS_MAX_METADATA_BYTES */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type application/json), is not UTF-8, or has a Content-Encoding */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1796,8 +1997,17 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Missing, unknown or revoked bearer token */
+            /** @description Missing, unknown or revoked bearer token (the answer carries `WWW-Authenticate: Bearer`) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not allowed: the admin token is needed, /mcp was called by a Host or Origin that is not the service (QHORUS_ALLOWED_HOSTS), a body `sender` is not the caller, a quota is reached (QHORUS_MAX_CHANNELS_PER_AGENT) or the summariser policy forbids the choice (QHORUS_MODEL_SUMMARISER_POLICY) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1814,8 +2024,35 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description The body is over the request limit, the content over QHORUS_MAX_CONTENT_BYTES, or the metadata over QHORUS_MAX_METADATA_BYTES */
+            /** @description Conflict: the name is taken, the version moved on, or an Idempotency-Key was reused with another body */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The body is over the request limit (QHORUS_BODY_LIMIT_BYTES), the content over QHORUS_MAX_CONTENT_BYTES, or the metadata over QHORUS_MAX_METADATA_BYTES */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type application/json), is not UTF-8, or has a Content-Encoding */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A limit was reached (per-agent rate, failed authentications per address, event streams per agent): the message names it; retry after the `Retry-After` header */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1866,7 +2103,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Missing, unknown or revoked bearer token */
+            /** @description Missing, unknown or revoked bearer token (the answer carries `WWW-Authenticate: Bearer`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1884,8 +2121,26 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description The body is over the request limit, the content over QHORUS_MAX_CONTENT_BYTES, or the metadata over QHORUS_MAX_METADATA_BYTES */
+            /** @description The body is over the request limit (QHORUS_BODY_LIMIT_BYTES), the content over QHORUS_MAX_CONTENT_BYTES, or the metadata over QHORUS_MAX_METADATA_BYTES */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type application/json), is not UTF-8, or has a Content-Encoding */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A limit was reached (per-agent rate, failed authentications per address, event streams per agent): the message names it; retry after the `Retry-After` header */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1947,7 +2202,16 @@ export interface operations {
                     "application/json": components["schemas"]["SummaryResponse"];
                 };
             };
-            /** @description Missing, unknown or revoked bearer token */
+            /** @description Bad input: the message names the problem and `details` lists every bad field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Missing, unknown or revoked bearer token (the answer carries `WWW-Authenticate: Bearer`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1958,6 +2222,15 @@ export interface operations {
             };
             /** @description No such channel (or agent), or a private channel the caller is not a member of */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A limit was reached (per-agent rate, failed authentications per address, event streams per agent): the message names it; retry after the `Retry-After` header */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2038,7 +2311,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Missing, unknown or revoked bearer token */
+            /** @description Missing, unknown or revoked bearer token (the answer carries `WWW-Authenticate: Bearer`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2065,8 +2338,26 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description The body is over the request limit, the content over QHORUS_MAX_CONTENT_BYTES, or the metadata over QHORUS_MAX_METADATA_BYTES */
+            /** @description The body is over the request limit (QHORUS_BODY_LIMIT_BYTES), the content over QHORUS_MAX_CONTENT_BYTES, or the metadata over QHORUS_MAX_METADATA_BYTES */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type application/json), is not UTF-8, or has a Content-Encoding */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A limit was reached (per-agent rate, failed authentications per address, event streams per agent): the message names it; retry after the `Retry-After` header */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2136,7 +2427,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Missing, unknown or revoked bearer token */
+            /** @description Missing, unknown or revoked bearer token (the answer carries `WWW-Authenticate: Bearer`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2147,6 +2438,15 @@ export interface operations {
             };
             /** @description No such channel (or agent), or a private channel the caller is not a member of */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A limit was reached (per-agent rate, failed authentications per address, event streams per agent): the message names it; retry after the `Retry-After` header */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2191,7 +2491,16 @@ export interface operations {
                     "application/json": components["schemas"]["SummaryRefreshResponse"];
                 };
             };
-            /** @description Missing, unknown or revoked bearer token */
+            /** @description Bad input: the message names the problem and `details` lists every bad field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Missing, unknown or revoked bearer token (the answer carries `WWW-Authenticate: Bearer`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2202,6 +2511,33 @@ export interface operations {
             };
             /** @description No such channel (or agent), or a private channel the caller is not a member of */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The body is over the request limit (QHORUS_BODY_LIMIT_BYTES), the content over QHORUS_MAX_CONTENT_BYTES, or the metadata over QHORUS_MAX_METADATA_BYTES */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type application/json), is not UTF-8, or has a Content-Encoding */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A limit was reached (per-agent rate, failed authentications per address, event streams per agent): the message names it; retry after the `Retry-After` header */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2225,7 +2561,7 @@ export interface operations {
             query?: {
                 /** @description Only entries with seq greater than this (default 0). */
                 afterSeq?: number;
-                /** @description Page size (default and maximum are configured). */
+                /** @description Page size (default QHORUS_PAGE_LIMIT_DEFAULT; above QHORUS_PAGE_LIMIT_MAX a 400 naming the maximum). */
                 limit?: number;
                 /** @description Only threads in this status: open, answered, done, declined or failed (default: all). */
                 status?: "open" | "answered" | "done" | "declined" | "failed";
@@ -2255,7 +2591,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Missing, unknown or revoked bearer token */
+            /** @description Missing, unknown or revoked bearer token (the answer carries `WWW-Authenticate: Bearer`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2266,6 +2602,15 @@ export interface operations {
             };
             /** @description No such channel (or agent), or a private channel the caller is not a member of */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A limit was reached (per-agent rate, failed authentications per address, event streams per agent): the message names it; retry after the `Retry-After` header */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2291,7 +2636,7 @@ export interface operations {
                 afterSeq?: number;
                 /** @description Include EVENT telemetry (hidden by default, as in every read of messages). */
                 includeEvents?: boolean;
-                /** @description Page size (default and maximum are configured). */
+                /** @description Page size (default QHORUS_PAGE_LIMIT_DEFAULT; above QHORUS_PAGE_LIMIT_MAX a 400 naming the maximum). */
                 limit?: number;
             };
             header?: never;
@@ -2320,7 +2665,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Missing, unknown or revoked bearer token */
+            /** @description Missing, unknown or revoked bearer token (the answer carries `WWW-Authenticate: Bearer`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2331,6 +2676,15 @@ export interface operations {
             };
             /** @description No such channel (or agent), or a private channel the caller is not a member of */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A limit was reached (per-agent rate, failed authentications per address, event streams per agent): the message names it; retry after the `Retry-After` header */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2369,7 +2723,16 @@ export interface operations {
                     "application/json": components["schemas"]["ThreadSummaryResponse"];
                 };
             };
-            /** @description Missing, unknown or revoked bearer token */
+            /** @description Bad input: the message names the problem and `details` lists every bad field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Missing, unknown or revoked bearer token (the answer carries `WWW-Authenticate: Bearer`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2380,6 +2743,15 @@ export interface operations {
             };
             /** @description No such channel (or agent), or a private channel the caller is not a member of */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A limit was reached (per-agent rate, failed authentications per address, event streams per agent): the message names it; retry after the `Retry-After` header */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2401,7 +2773,7 @@ export interface operations {
     InboxController_inbox: {
         parameters: {
             query?: {
-                /** @description At most this many obligations, oldest first (default and maximum are configured). */
+                /** @description At most this many obligations, oldest first (default QHORUS_PAGE_LIMIT_DEFAULT; above QHORUS_PAGE_LIMIT_MAX a 400 naming the maximum). */
                 limit?: number;
             };
             header?: never;
@@ -2429,8 +2801,17 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Missing, unknown or revoked bearer token */
+            /** @description Missing, unknown or revoked bearer token (the answer carries `WWW-Authenticate: Bearer`) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A limit was reached (per-agent rate, failed authentications per address, event streams per agent): the message names it; retry after the `Retry-After` header */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2537,8 +2918,17 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Missing, unknown or revoked bearer token */
+            /** @description Missing, unknown or revoked bearer token (the answer carries `WWW-Authenticate: Bearer`) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not allowed: the admin token is needed, /mcp was called by a Host or Origin that is not the service (QHORUS_ALLOWED_HOSTS), a body `sender` is not the caller, a quota is reached (QHORUS_MAX_CHANNELS_PER_AGENT) or the summariser policy forbids the choice (QHORUS_MODEL_SUMMARISER_POLICY) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2555,6 +2945,15 @@ export interface operations {
                     "application/json": components["schemas"]["JsonRpcResponse"];
                 };
             };
+            /** @description A limit was reached (per-agent rate, failed authentications per address, event streams per agent): the message names it; retry after the `Retry-After` header */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
             /** @description Postgres is unreachable: retry shortly (retry a post with the same Idempotency-Key: it is never stored twice) */
             503: {
                 headers: {
@@ -2569,11 +2968,25 @@ export interface operations {
     McpController_handle: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description Must list both application/json and text/event-stream (406 otherwise) */
+                Accept: string;
+            };
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "jsonrpc": "2.0",
+                 *       "id": 1,
+                 *       "method": "tools/list"
+                 *     }
+                 */
+                "application/json": components["schemas"]["JsonRpcRequest"];
+            };
+        };
         responses: {
             /** @description The JSON-RPC answer (an MCP result or a JSON-RPC error) */
             200: {
@@ -2584,8 +2997,69 @@ export interface operations {
                     "application/json": components["schemas"]["JsonRpcResponse"];
                 };
             };
-            /** @description Missing, unknown or revoked bearer token */
+            /** @description A notification (no id): accepted, no body */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad input: the message names the problem and `details` lists every bad field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Missing, unknown or revoked bearer token (the answer carries `WWW-Authenticate: Bearer`) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not allowed: the admin token is needed, /mcp was called by a Host or Origin that is not the service (QHORUS_ALLOWED_HOSTS), a body `sender` is not the caller, a quota is reached (QHORUS_MAX_CHANNELS_PER_AGENT) or the summariser policy forbids the choice (QHORUS_MODEL_SUMMARISER_POLICY) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The request does not accept both application/json and text/event-stream (MCP Streamable HTTP) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The body is over the request limit (QHORUS_BODY_LIMIT_BYTES), the content over QHORUS_MAX_CONTENT_BYTES, or the metadata over QHORUS_MAX_METADATA_BYTES */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type application/json), is not UTF-8, or has a Content-Encoding */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A limit was reached (per-agent rate, failed authentications per address, event streams per agent): the message names it; retry after the `Retry-After` header */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2619,8 +3093,17 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Missing, unknown or revoked bearer token */
+            /** @description Missing, unknown or revoked bearer token (the answer carries `WWW-Authenticate: Bearer`) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not allowed: the admin token is needed, /mcp was called by a Host or Origin that is not the service (QHORUS_ALLOWED_HOSTS), a body `sender` is not the caller, a quota is reached (QHORUS_MAX_CHANNELS_PER_AGENT) or the summariser policy forbids the choice (QHORUS_MODEL_SUMMARISER_POLICY) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2635,6 +3118,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["JsonRpcResponse"];
+                };
+            };
+            /** @description A limit was reached (per-agent rate, failed authentications per address, event streams per agent): the message names it; retry after the `Retry-After` header */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
             /** @description Postgres is unreachable: retry shortly (retry a post with the same Idempotency-Key: it is never stored twice) */
@@ -2666,8 +3158,17 @@ export interface operations {
                     "text/plain": string;
                 };
             };
-            /** @description Missing, unknown or revoked bearer token */
+            /** @description Missing, unknown or revoked bearer token (the answer carries `WWW-Authenticate: Bearer`) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A limit was reached (per-agent rate, failed authentications per address, event streams per agent): the message names it; retry after the `Retry-After` header */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
