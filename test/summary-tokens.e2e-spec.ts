@@ -55,6 +55,7 @@ describe('token-aware summaries: summaryThresholdTokens, pendingTokens, /context
       env: { QHORUS_SWEEP_INTERVAL_MS: NO_BACKGROUND_MS, QHORUS_THREAD_TICK_MS: NO_BACKGROUND_MS },
     });
     alice = await t.agent('alice');
+    await t.agent('bob'); // a target must be a registered agent
     mcp = await connectMcp(t.baseUrl, TEST_ADMIN_TOKEN);
   });
   afterAll(async () => {

@@ -106,11 +106,18 @@ describe('limits: JSON depth, body size, page size, malformed input; the default
     expect(unknown.body).toEqual({ statusCode: 404, error: 'Not Found', message: expect.any(String) });
   });
 
-  it(`clamps a page to QHORUS_PAGE_LIMIT_MAX (${PAGE_MAX})`, async () => {
+  it(`pages up to QHORUS_PAGE_LIMIT_MAX (${PAGE_MAX}) and refuses a larger limit naming the maximum (never a short page)`, async () => {
     for (let i = 0; i < PAGE_MAX + 2; i++) expect((await carol.post('/api/v1/channels/shapes/messages', { content: `p${i}` })).status).toBe(201);
-    const page = await carol.get(`/api/v1/channels/shapes/messages?limit=${PAGE_MAX * 10}`);
+    const page = await carol.get(`/api/v1/channels/shapes/messages?limit=${PAGE_MAX}`);
     expect(page.status).toBe(200);
     expect(page.body).toHaveLength(PAGE_MAX);
+    const problem = `must be at most ${PAGE_MAX} (QHORUS_PAGE_LIMIT_MAX)`;
+    for (const path of ['/api/v1/channels/shapes/messages', '/api/v1/channels/shapes/threads', '/api/v1/channels/shapes/threads/none', '/api/v1/inbox']) {
+      const over = await carol.get(`${path}?limit=${PAGE_MAX + 1}`);
+      expect({ path, status: over.status, details: over.body.details }).toEqual({ path, status: 400, details: [{ field: 'limit', problems: [problem] }] });
+    }
+    const tail = await carol.get(`/api/v1/channels/shapes/messages?tail=${PAGE_MAX * 10}`);
+    expect(tail.body).toMatchObject({ statusCode: 400, message: `Invalid request: tail ${problem}` });
   });
 
   it('lets one agent post 300 messages at once with the default rate limit (no 429)', async () => {

@@ -6,7 +6,9 @@ import { AppModule, AppModuleOptions } from './app.module';
 import { ApiErrorFilter } from './common/api-error.filter';
 import { MAX_CORRELATION_ID_LENGTH } from './messages/dto/post-message.dto';
 import { registerJsonBodyParser } from './common/json-body-parser';
-import { frameworkErrorHandler, registerRequestRules, registerRouteBodyLimit } from './common/request-hardening';
+import { registerMethodNotAllowed } from './common/method-not-allowed';
+import { ownHostNames, registerMcpHostCheck } from './mcp/mcp-host-check';
+import { frameworkErrorHandler, registerRequestRules, registerRouteBodyLimits } from './common/request-hardening';
 import { apiValidationPipe } from './common/validation.pipe';
 import { AppConfig, trustProxySetting } from './config/app-config';
 import { setupDashboard } from './dashboard/dashboard';
@@ -54,9 +56,16 @@ export async function createApp(config: AppConfig, options: AppModuleOptions = {
   app.useGlobalFilters(new ApiErrorFilter(MCP_URL));
   registerJsonBodyParser(app.getHttpAdapter().getInstance());
   registerRequestRules(app.getHttpAdapter().getInstance(), config.QHORUS_JSON_MAX_DEPTH, MCP_URL);
-  registerRouteBodyLimit(app.getHttpAdapter().getInstance(), BATCH_ROUTE_SUFFIX, config.QHORUS_BATCH_BODY_LIMIT_BYTES, 'QHORUS_BATCH_BODY_LIMIT_BYTES');
+  registerRouteBodyLimits(
+    app.getHttpAdapter().getInstance(),
+    { bytes: config.QHORUS_BODY_LIMIT_BYTES, knob: 'QHORUS_BODY_LIMIT_BYTES' },
+    BATCH_ROUTE_SUFFIX,
+    { bytes: config.QHORUS_BATCH_BODY_LIMIT_BYTES, knob: 'QHORUS_BATCH_BODY_LIMIT_BYTES' },
+  );
   app.getHttpAdapter().getInstance().addHook('onRequest', echoRequestId);
   registerRequestLog(app.getHttpAdapter().getInstance());
+  registerMethodNotAllowed(app.getHttpAdapter().getInstance());
+  registerMcpHostCheck(app.getHttpAdapter().getInstance(), MCP_URL, ownHostNames(config.HOST), config.QHORUS_ALLOWED_HOSTS);
   setupOpenApi(app);
   setupDashboard(app);
   app.enableShutdownHooks();

@@ -362,8 +362,9 @@ export class QhorusClient {
     return this.call('MetricsController_scrape');
   }
   /** One MCP JSON-RPC request (stateless). For real MCP use, prefer an MCP client on `${baseUrl}/mcp`. */
-  mcp(request: { jsonrpc: '2.0'; id: string | number; method: string; params?: Record<string, unknown> }) {
-    return this.call('McpController_handle', { body: request as never, headers: { accept: 'application/json, text/event-stream' } });
+  async mcp(request: { jsonrpc: '2.0'; id: string | number; method: string; params?: Record<string, unknown> }): Promise<Schemas['JsonRpcResponse']> {
+    // A request with an id is always answered (200); only a notification gets the bodiless 202.
+    return (await this.call('McpController_handle', { body: request as never, headers: { accept: 'application/json, text/event-stream' } })) as Schemas['JsonRpcResponse'];
   }
 
   private authHeaders(): Record<string, string> {

@@ -5,6 +5,9 @@ import { Agent, AGENT_COLUMNS, AgentRow, toAgent } from './agent.entity';
 const INSERT_SQL = `INSERT INTO agents (name, token_hash) VALUES ($1, $2) RETURNING ${AGENT_COLUMNS}`;
 const LIST_SQL = `SELECT ${AGENT_COLUMNS} FROM agents WHERE revoked_at IS NULL ORDER BY name`;
 const FIND_BY_TOKEN_HASH_SQL = `SELECT name FROM agents WHERE token_hash = $1 AND revoked_at IS NULL`;
+/** Every valid token hash (ValidTokens): one row per agent that is not revoked. */
+const LIST_VALID_TOKEN_HASHES_SQL = `SELECT name, token_hash FROM agents WHERE revoked_at IS NULL`;
+const FIND_VALID_TOKEN_HASH_SQL = `SELECT token_hash FROM agents WHERE name = $1 AND revoked_at IS NULL`;
 const FIND_BY_NAME_SQL = `SELECT ${AGENT_COLUMNS} FROM agents WHERE name = $1`;
 /** Revokes once: a second revoke finds the row already revoked and changes nothing. */
 const REVOKE_SQL = `UPDATE agents SET revoked_at = now() WHERE name = $1 AND revoked_at IS NULL RETURNING ${AGENT_COLUMNS}`;
@@ -36,6 +39,16 @@ export class AgentsRepository {
   }
 
   /** The agent by name, revoked or not; null if the name was never registered. */
+  async listValidTokenHashes(): Promise<{ name: string; tokenHash: string }[]> {
+    const rows: { name: string; token_hash: string }[] = await this.db.query(LIST_VALID_TOKEN_HASHES_SQL);
+    return rows.map((r) => ({ name: r.name, tokenHash: r.token_hash }));
+  }
+
+  async findValidTokenHash(name: string): Promise<string | null> {
+    const rows: { token_hash: string }[] = await this.db.query(FIND_VALID_TOKEN_HASH_SQL, [name]);
+    return rows[0]?.token_hash ?? null;
+  }
+
   async findByName(name: string): Promise<Agent | null> {
     const rows: AgentRow[] = await this.db.query(FIND_BY_NAME_SQL, [name]);
     return rows[0] ? toAgent(rows[0]) : null;

@@ -1,8 +1,9 @@
-import { CanActivate, ExecutionContext, ForbiddenException, Injectable, UnauthorizedException } from '@nestjs/common';
+import { CanActivate, ExecutionContext, ForbiddenException, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { ADMIN_ROUTE, PUBLIC_ROUTE } from './auth.decorators';
 import { AuthService, UNKNOWN_ADDRESS } from './auth.service';
 import { bearerToken } from './bearer';
+import { BearerChallengeException } from './bearer-challenge';
 import { isAdmin } from './principal';
 
 /** Global guard: every route needs a bearer token unless marked @Public(). */
@@ -21,10 +22,10 @@ export class AuthGuard implements CanActivate {
     const address: string = request.ip ?? UNKNOWN_ADDRESS;
     if (!token) {
       this.auth.missingToken(address); // 429 instead once the address is over its failure limit
-      throw new UnauthorizedException('Missing bearer token: send Authorization: Bearer <token>');
+      throw new BearerChallengeException('Missing bearer token: send Authorization: Bearer <token>', false);
     }
     const principal = await this.auth.authenticate(token, address);
-    if (!principal) throw new UnauthorizedException('Unknown or revoked token');
+    if (!principal) throw new BearerChallengeException('Unknown or revoked token', true);
     if (this.reflector.getAllAndOverride<boolean>(ADMIN_ROUTE, targets) && !isAdmin(principal)) {
       throw new ForbiddenException('This route needs the admin token');
     }

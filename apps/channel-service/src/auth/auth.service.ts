@@ -12,7 +12,13 @@ import { CredentialEvents } from './credential-events/credential-events';
 import { LastSeenRecorder } from './last-seen-recorder';
 import { ADMIN, Principal } from './principal';
 import { TokenCache } from './token-cache';
+import { ValidTokens } from './valid-tokens';
 import { generateToken, hashToken, sameDigest, tokenDigest } from './tokens';
+
+/** The 409 of a taken name, saying what to do instead (a walk-through run twice lands here). */
+export const nameTakenMessage = (name: string): string =>
+  `Agent name '${name}' is already taken (a revoked agent's name is never registered again). To get a new token for it, ` +
+  `the admin rotates it: POST /api/v1/agents/${name}/token (the old token stops working)`;
 
 /** Used as the client address when the caller has none to give (unit tests, embedders). */
 export const UNKNOWN_ADDRESS = 'unknown';
@@ -20,6 +26,8 @@ export const UNKNOWN_ADDRESS = 'unknown';
 @Injectable()
 export class AuthService implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(AuthService.name);
+  /** Every valid agent token's hash: a valid token never counts against the failure limit. */
+  private readonly valid: ValidTokens;
   private readonly known: TokenCache<string>;
   private readonly unknown: TokenCache<true>;
   private readonly failures: AuthFailureLimiter;
@@ -42,10 +50,12 @@ export class AuthService implements OnApplicationBootstrap, BeforeApplicationShu
       new RateLimiter({ ratePerSecond: config.QHORUS_AUTH_FAILURES_PER_SECOND, burst: config.QHORUS_AUTH_FAILURE_BURST }),
     );
     this.lastSeen = new LastSeenRecorder(agents, config.QHORUS_LAST_SEEN_FLUSH_MS);
+    this.valid = new ValidTokens(agents);
     credentialEvents.subscribe((name) => this.forget(name));
   }
 
-  onApplicationBootstrap(): void {
+  async onApplicationBootstrap(): Promise<void> {
+    await this.valid.loadAll();
     this.lastSeen.start();
   }
 
@@ -65,6 +75,9 @@ export class AuthService implements OnApplicationBootstrap, BeforeApplicationShu
     const digest = tokenDigest(token);
     if (sameDigest(digest, this.admin.digest)) return ADMIN;
     const hash = digest.toString('hex');
+    const valid = await this.valid.find(hash);
+    if (valid) return this.agentSeen(valid);
+    // Not a token this instance knows to be valid: only now do the failure limit and the caches apply.
     const cached = this.known.get(hash);
     if (cached) return this.agentSeen(cached);
     if (this.unknown.get(hash)) return this.failed(address);
@@ -96,13 +109,16 @@ export class AuthService implements OnApplicationBootstrap, BeforeApplicationShu
   /** Registers an agent; the returned token is shown once and stored only as a hash. A revoked name stays taken. */
   async register(name: string): Promise<{ agent: Agent; token: string }> {
     const token = generateToken();
+    let agent: Agent;
     try {
-      const agent = await this.agents.insert(name, hashToken(token));
-      return { agent, token };
+      agent = await this.agents.insert(name, hashToken(token));
     } catch (e) {
-      if (isUniqueViolation(e)) throw new ConflictException(`Agent name '${name}' is already taken (a revoked agent's name is never registered again)`);
+      if (isUniqueViolation(e)) throw new ConflictException(nameTakenMessage(name));
       throw e;
     }
+    this.valid.add(name, hashToken(token));
+    await this.announce(name); // the other instances learn the new token before the caller does
+    return { agent, token };
   }
 
   list(): Promise<Agent[]> {
@@ -123,6 +139,7 @@ export class AuthService implements OnApplicationBootstrap, BeforeApplicationShu
     const agent = await this.agents.rotate(name, hashToken(token));
     if (!agent) throw new NotFoundException(`Agent '${name}' not found (or revoked)`);
     await this.announce(name);
+    this.valid.add(name, hashToken(token));
     return { agent, token };
   }
 
@@ -161,6 +178,11 @@ export class AuthService implements OnApplicationBootstrap, BeforeApplicationShu
     return null;
   }
 
+  /** A read of the valid tokens set off by a credential event: a failure is logged (the lookup path still answers those tokens). */
+  private reading(read: Promise<void>): void {
+    read.catch((err: Error) => this.logger.warn({ err: err.message }, 'could not read the valid token hashes after a credential change'));
+  }
+
   /** The change is committed: tell every instance (this one synchronously). Telling the others failing is logged; their cache TTL is then the bound. */
   private async announce(name: string): Promise<void> {
     try {
@@ -174,9 +196,11 @@ export class AuthService implements OnApplicationBootstrap, BeforeApplicationShu
     this.generation++;
     if (name === null) {
       this.known.clear();
+      this.reading(this.valid.loadAll());
       return;
     }
     this.known.deleteValue(name);
+    this.reading(this.valid.changed(name));
     this.events.emit(AgentCredentialsChangedEvent.NAME, new AgentCredentialsChangedEvent(name));
   }
 }

@@ -1,5 +1,6 @@
 import { Transform } from 'class-transformer';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { ConfiguredMax } from './configured-limit';
 import { queryInt } from './query-transforms';
 
 /** A page after a seq (messages: their seq; threads: their opened seq), oldest first. */
@@ -12,7 +13,8 @@ export class PageQuery {
   @Max(Number.MAX_SAFE_INTEGER) // larger values lose precision in JSON numbers (and overflow bigint)
   afterSeq?: number;
 
-  /** Page size (default and maximum are configured). */
+  /** Page size (default QHORUS_PAGE_LIMIT_DEFAULT; above QHORUS_PAGE_LIMIT_MAX a 400 naming the maximum). */
+  @ConfiguredMax('QHORUS_PAGE_LIMIT_MAX')
   @IsOptional()
   @Transform(queryInt)
   @IsInt()

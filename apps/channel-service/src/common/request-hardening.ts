@@ -58,19 +58,27 @@ interface RouteHost {
   errorHandler: (this: unknown, error: any, request: any, reply: any) => unknown;
 }
 
+export interface BodyLimit {
+  bytes: number;
+  /** The setting that sets it, named in the 413. */
+  knob: string;
+}
+
 /**
- * A route with a body limit of its own (the batch route takes bigger bodies than the rest): its
- * 413 names the knob that set the limit. Other errors of that route go where every route's go.
+ * Every route's 413 names the limit and the knob that set it (Nest's error handler would see only
+ * Fastify's "Request body is too large"); a route whose URL ends with `urlSuffix` has a limit of
+ * its own (the batch route takes bigger bodies than the rest). Other errors go where every route's go.
  */
-export function registerRouteBodyLimit(fastify: RouteHost, urlSuffix: string, limitBytes: number, knob: string): void {
+export function registerRouteBodyLimits(fastify: RouteHost, all: BodyLimit, urlSuffix: string, own: BodyLimit): void {
   fastify.addHook('onRoute', (route) => {
-    if (!route.url.endsWith(urlSuffix)) return;
+    const isOwn = route.url.endsWith(urlSuffix);
+    const { bytes: limitBytes, knob } = isOwn ? own : all;
+    const previous = route.errorHandler as RouteHost['errorHandler'] | undefined;
     route.bodyLimit = limitBytes;
     route.errorHandler = function (this: unknown, error: { code?: string }, request: unknown, reply: ErrorReply) {
-      if (error.code !== BODY_TOO_LARGE) return fastify.errorHandler.call(this, error, request, reply);
-      reply
-        .code(PAYLOAD_TOO_LARGE)
-        .send(errorBody(PAYLOAD_TOO_LARGE, `Request body is over the batch body limit of ${limitBytes} bytes (${knob})`));
+      if (error.code !== BODY_TOO_LARGE) return (previous ?? fastify.errorHandler).call(this, error, request, reply);
+      const which = isOwn ? 'the batch body limit' : 'the limit';
+      reply.code(PAYLOAD_TOO_LARGE).send(errorBody(PAYLOAD_TOO_LARGE, `Request body is over ${which} of ${limitBytes} bytes (${knob})`));
     };
   });
 }

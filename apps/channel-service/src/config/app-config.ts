@@ -66,7 +66,7 @@ export const CONFIG_DEFAULTS = {
   QHORUS_AUTH_NEGATIVE_CACHE_TTL_MS: 60_000,
   QHORUS_AUTH_FAILURES_PER_SECOND: 1,
   QHORUS_AUTH_FAILURE_BURST: 100,
-  QHORUS_TRUST_PROXY: 'loopback,linklocal,uniquelocal',
+  QHORUS_TRUST_PROXY: 'loopback',
   QHORUS_LAST_SEEN_FLUSH_MS: 30_000,
   QHORUS_MAX_METADATA_BYTES: 16 * 1024,
   QHORUS_MAX_CHANNELS_PER_AGENT: 1_000,
@@ -93,6 +93,8 @@ export const CONFIG_DEFAULTS = {
   QHORUS_SEARCH_LIMIT_MAX: 100,
   QHORUS_SEARCH_SNIPPET_MAX_CHARS: 300,
   QHORUS_SEARCH_REINDEX_BATCH: 5_000,
+  // Published contracts (issue 28): the names /mcp answers to besides its own addresses.
+  QHORUS_ALLOWED_HOSTS: '',
   LOG_LEVEL: 'info' as (typeof LOG_LEVELS)[number],
   // Webhooks (DESIGN §11)
   QHORUS_WEBHOOK_ALLOWED_HOSTS: '',
@@ -215,6 +217,8 @@ export class AppConfig {
   @Transform(toInt) @IsInt() @Min(1) QHORUS_AUTH_FAILURE_BURST: number = CONFIG_DEFAULTS.QHORUS_AUTH_FAILURE_BURST;
   /** Which peers' X-Forwarded-For is believed for the client address: `true`, `false`, a hop count, or addresses/CIDRs/presets (comma-separated). */
   @IsString() @MinLength(1) QHORUS_TRUST_PROXY: string = CONFIG_DEFAULTS.QHORUS_TRUST_PROXY;
+  /** Host names (comma list; `*` for any) that /mcp accepts in `Host` and `Origin` besides the service's own addresses (DNS rebinding). */
+  @IsString() @Matches(/^(\*|[^\s,]+(\s*,\s*[^\s,]+)*)?$/, { message: '$property must be a comma list of host names or addresses, or *' }) QHORUS_ALLOWED_HOSTS: string = CONFIG_DEFAULTS.QHORUS_ALLOWED_HOSTS;
   /** How often agents' last-seen times are written (in one batch), and at shutdown. */
   @TimerMs(100) QHORUS_LAST_SEEN_FLUSH_MS: number = CONFIG_DEFAULTS.QHORUS_LAST_SEEN_FLUSH_MS;
   /** Max size of a message's `metadata`, as JSON in UTF-8 bytes (413 above). */

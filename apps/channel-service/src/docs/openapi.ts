@@ -2,8 +2,13 @@ import { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { API_ERROR_SCHEMA, apiErrorSchema } from './api-error.schema';
 import { BEARER_SCHEME, documentErrorsAndSecurity } from './error-responses';
+import { AppConfig } from '../config/app-config';
 import { documentExamples } from './examples';
+import { documentIntegerNumbers } from './integer-numbers';
+import { documentMcpOperation } from './mcp-operation';
+import { documentRequestSchemas } from './request-schemas';
 import { operationId, routeAccessByOperationId } from './route-access';
+import { routeDtosByOperationId } from './route-dtos';
 
 export const DOCS_PATH = 'docs';
 export const DOCS_JSON_PATH = 'docs-json';
@@ -17,9 +22,16 @@ token, or an agent's from \`POST /api/v1/agents\`) except \`/health\`. Errors ar
 
 /**
  * The OpenAPI document of the running app: routes and DTOs as the swagger scanner (and, in a
- * \`nest build\`, the CLI plugin) describe them, plus security, the error answers and examples.
+ * \`nest build\`, the CLI plugin) describe them; request bodies and queries derived from the
+ * DTOs' validation rules (what the server checks, bounds set by this deployment's config
+ * included); answers' numbers as integers; security, the error answers and examples.
  */
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
+  return buildCheckedOpenApiDocument(app).document;
+}
+
+/** The document and the validation rules it could not state (the mismatch test fails on any). */
+export function buildCheckedOpenApiDocument(app: INestApplication): { document: OpenAPIObject; problems: string[] } {
   const config = new DocumentBuilder()
     .setTitle('Qhorus')
     .setDescription(DESCRIPTION)
@@ -31,9 +43,14 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   });
   document.components ??= {};
   document.components.schemas = { ...document.components.schemas, [API_ERROR_SCHEMA]: apiErrorSchema };
-  documentErrorsAndSecurity(document, routeAccessByOperationId(app));
+  const settings = app.get(AppConfig);
+  const dtos = routeDtosByOperationId(app);
+  documentIntegerNumbers(document);
+  const problems = documentRequestSchemas(document, dtos, (setting) => settings[setting as keyof AppConfig] as number);
+  documentMcpOperation(document);
+  documentErrorsAndSecurity(document, routeAccessByOperationId(app), dtos);
   documentExamples(document);
-  return document;
+  return { document, problems };
 }
 
 /**

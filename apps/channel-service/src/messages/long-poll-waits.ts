@@ -1,4 +1,5 @@
-import { BadRequestException, BeforeApplicationShutdown, HttpException, HttpStatus, Injectable, UnauthorizedException } from '@nestjs/common';
+import { BadRequestException, BeforeApplicationShutdown, HttpException, HttpStatus, Injectable } from '@nestjs/common';
+import { BearerChallengeException } from '../auth/bearer-challenge';
 import { OnEvent } from '@nestjs/event-emitter';
 import { AgentCredentialsChangedEvent } from '../auth/agent-credentials-changed.event';
 import { isAdmin, Principal } from '../auth/principal';
@@ -184,6 +185,6 @@ export class LongPollWaits implements BeforeApplicationShutdown {
   }
 
   private assertCredentialsUnchanged(active: ActiveWait): void {
-    if (active.credentialsChanged) throw new UnauthorizedException(`The token of '${active.by.name}' was revoked or rotated while it waited`);
+    if (active.credentialsChanged) throw new BearerChallengeException(`The token of '${active.by.name}' was revoked or rotated while it waited`, true);
   }
 }

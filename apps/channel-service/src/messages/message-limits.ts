@@ -10,7 +10,7 @@ export function assertMessageWithinLimits(message: { content?: string; metadata?
   const where = field ? `${field}: ` : '';
   const contentBytes = Buffer.byteLength(message.content ?? '', 'utf8');
   if (contentBytes > config.QHORUS_MAX_CONTENT_BYTES) {
-    throw new PayloadTooLargeException(`${where}content is ${contentBytes} bytes; the limit is ${config.QHORUS_MAX_CONTENT_BYTES}`);
+    throw new PayloadTooLargeException(`${where}content is ${contentBytes} bytes; the limit is ${config.QHORUS_MAX_CONTENT_BYTES} (QHORUS_MAX_CONTENT_BYTES)`);
   }
   if (message.metadata === undefined || message.metadata === null) return;
   const metadataBytes = Buffer.byteLength(JSON.stringify(message.metadata), 'utf8');

@@ -238,6 +238,11 @@ const INSERT_WITH_THREAD_SQL = `${INSERT_CTES}, th AS (
 ${INSERT_RESULT}, COALESCE((SELECT th.closed_seq FROM th) = m.seq, false) AS closed_thread
 ${INSERT_FROM}`;
 
+/** The names of `$1` that name no agent (or a revoked one): a target must be someone who can read it. */
+const UNREGISTERED_AGENTS_SQL = `
+  SELECT n AS name FROM unnest($1::text[]) AS n
+  WHERE NOT EXISTS (SELECT 1 FROM agents a WHERE a.name = n AND a.revoked_at IS NULL)`;
+
 const FIND_BY_IDEMPOTENCY_KEY_SQL = `
   SELECT ${PREFIXED_COLUMNS}, m.request_hash FROM messages m JOIN channels c ON c.id = m.channel_id
   WHERE c.name = $1 AND m.sender = $2 AND m.idempotency_key = $3 AND ${readableSql('c.members', { name: '$2', admin: '$4' })}`;
@@ -404,6 +409,12 @@ export class MessagesRepository {
   }
 
   /** The sender's (the viewer's) messages carrying any of these idempotency keys, in a channel it may read, in seq order. */
+  /** Which of `names` are not registered agents (none: []). */
+  async unregisteredAgents(names: readonly string[]): Promise<string[]> {
+    const rows = await this.db.query<{ name: string }>(UNREGISTERED_AGENTS_SQL, [names]);
+    return rows.map((r) => r.name);
+  }
+
   async findByIdempotencyKeys(channelName: string, sender: Viewer, keys: readonly string[]): Promise<(MessageRow & { request_hash: string | null; idempotency_key: string })[]> {
     return this.db.query(FIND_BY_IDEMPOTENCY_KEYS_SQL, [channelName, sender.name, keys, sender.admin]);
   }

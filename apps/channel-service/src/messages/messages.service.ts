@@ -3,10 +3,11 @@ import { EventEmitter2 } from '@nestjs/event-emitter';
 import { DEFAULT_TOPIC, Message, MessageType, REQUEST_TYPES } from '@qhorus/api';
 import { createHash, randomUUID } from 'node:crypto';
 import { canonicalJson } from '../common/canonical-json';
-import { Principal } from '../auth/principal';
+import { ADMIN_NAME, Principal } from '../auth/principal';
 import { accessParams } from '../channels/channel-access';
 import { isUniqueViolation } from '../common/database-errors';
-import { fieldProblem } from '../common/validation.pipe';
+import { fieldProblem, validationMessage } from '../common/validation.pipe';
+import { assertConfiguredLimits } from '../common/configured-limit';
 import { AppConfig } from '../config/app-config';
 import { ChannelsService } from '../channels/channels.service';
 import { channelArchived } from '../channels/channel-archive.service';
@@ -22,6 +23,7 @@ import { MessagePage, MessagesRepository, NewMessage, RepliedThreads } from './m
 import { tokenEstimateBeforeSeq } from '../projection/message-token-estimate';
 
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 200;
+const unregisteredTarget = (name: string): string => `target '${name}' names no registered agent (register it first, or check the spelling)`;
 /** What is wrong with an idempotency key (header or MCP argument), or null. */
 export function idempotencyKeyProblem(key: string): string | null {
   return key.length === 0 || key.length > MAX_IDEMPOTENCY_KEY_LENGTH ? `must be 1-${MAX_IDEMPOTENCY_KEY_LENGTH} characters` : null;
@@ -56,6 +58,7 @@ export class MessagesService {
 
   async post(channelName: string, dto: PostMessageDto, by: Principal, idempotencyKey?: string): Promise<PostOutcome> {
     this.checkIdempotencyKey(idempotencyKey);
+    await this.assertTargetsRegistered([dto], false);
     const requestHash = idempotencyKey ? hashRequest(dto) : null;
     const threads = joinsRepliedThread(dto) ? (await this.threadsRepliedTo(channelName, by, [dto])).correlationIds : NO_THREADS;
     const message = this.toNewMessage(dto, by, threads, idempotencyKey ?? null, requestHash);
@@ -93,7 +96,10 @@ export class MessagesService {
     if (dto.messages.length > max) {
       throw new PayloadTooLargeException(`the batch has ${dto.messages.length} messages; the limit is ${max} (QHORUS_BATCH_MAX_MESSAGES)`);
     }
+    // The key itself (an empty one is no key), then the longest per-message key it makes.
+    this.checkIdempotencyKey(idempotencyKey);
     this.checkIdempotencyKey(idempotencyKey === undefined ? undefined : batchKey(idempotencyKey, dto.messages.length - 1));
+    await this.assertTargetsRegistered(dto.messages, true);
     const keys = idempotencyKey ? dto.messages.map((_, i) => batchKey(idempotencyKey, i)) : null;
     const joinsThreads = dto.messages.some(joinsRepliedThread);
     const nextKey = idempotencyKey ? batchKey(idempotencyKey, dto.messages.length) : null;
@@ -160,7 +166,7 @@ export class MessagesService {
     const page: MessagePage = {
       afterSeq,
       beforeSeq: query.beforeSeq ?? null,
-      limit: Math.min(query.tail ?? query.limit ?? this.config.QHORUS_PAGE_LIMIT_DEFAULT, this.config.QHORUS_PAGE_LIMIT_MAX),
+      limit: query.tail ?? query.limit ?? this.config.QHORUS_PAGE_LIMIT_DEFAULT,
       // Backwards from beforeSeq (or the end) for `tail`, or for `beforeSeq` alone.
       newest: query.tail !== undefined || (query.beforeSeq !== undefined && query.afterSeq === undefined && !query.unreadOnly),
     };
@@ -176,9 +182,25 @@ export class MessagesService {
     return { messages, afterSeq, nextAfterSeq: complete ? Math.max(lastShown, seenThrough) : lastShown, firstSeq: channel.firstSeq };
   }
 
+  /**
+   * A `target` must name a registered agent (or the admin): a typo would otherwise be stored and
+   * reach nobody. A 400 naming the field (`messages.<i>.target` in a batch) and the name.
+   */
+  private async assertTargetsRegistered(dtos: readonly PostMessageDto[], inBatch: boolean): Promise<void> {
+    const targets = [...new Set(dtos.map((d) => d.target).filter((t): t is string => typeof t === 'string' && t !== ADMIN_NAME))];
+    if (targets.length === 0) return;
+    const unknown = new Set(await this.messages.unregisteredAgents(targets));
+    if (unknown.size === 0) return;
+    const details = dtos.flatMap((d, i) =>
+      d.target !== undefined && unknown.has(d.target) ? [{ field: inBatch ? `messages.${i}.target` : 'target', problems: [unregisteredTarget(d.target)] }] : [],
+    );
+    throw new BadRequestException({ message: validationMessage(details), details });
+  }
+
   /** The long-poll bounds, checked before anything is read. */
   private assertWaitable(query: ListMessagesQuery, waitMs: number): void {
     assertWaitWithin(waitMs, this.config.QHORUS_LONG_POLL_MAX_MS);
+    assertConfiguredLimits(query, this.config);
     if (waitMs > 0 && (query.tail !== undefined || query.beforeSeq !== undefined)) {
       const field = query.tail !== undefined ? 'tail' : 'beforeSeq';
       throw fieldProblem(field, 'cannot be combined with waitMs: a long poll waits for messages after afterSeq');

@@ -6,7 +6,7 @@ export class TooManyRequestsException extends HttpException {
 
   /** `message` replaces the per-agent rate limit's wording (other limits name themselves). */
   constructor(principal: string, retryAfterSeconds: number, message?: string) {
-    super(message ?? `Rate limit exceeded for '${principal}': retry after ${retryAfterSeconds} s`, HttpStatus.TOO_MANY_REQUESTS);
+    super(message ?? `Rate limit exceeded for '${principal}' (QHORUS_RATE_LIMIT_PER_SECOND, QHORUS_RATE_LIMIT_BURST): retry after ${retryAfterSeconds} s`, HttpStatus.TOO_MANY_REQUESTS);
     this.headers = { 'retry-after': String(retryAfterSeconds) };
   }
 }

@@ -1,9 +1,10 @@
-import { BadRequestException, ConflictException, Injectable } from '@nestjs/common';
+import { ConflictException, Injectable } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { SummaryResult } from '@qhorus/api';
 import { DEGRADED_KEYS, SummariserRegistry } from '@qhorus/blocks-channel-summary';
 import { ANNOTATION_TEXT_TRUNCATED, withoutAnnotations } from '@qhorus/blocks-summarisation';
 import { Principal } from '../auth/principal';
+import { assertConfiguredLimits } from '../common/configured-limit';
 import { AppConfig } from '../config/app-config';
 import { toMessage } from '../messages/message.entity';
 import { MessagesRepository } from '../messages/messages.repository';
@@ -61,11 +62,7 @@ export class SummaryService {
    * before the override is not left open. Other annotations are kept.
    */
   async override(channelName: string, dto: OverrideSummaryDto, by: Principal): Promise<SummaryView> {
-    const maxChars = this.config.QHORUS_SUMMARY_TEXT_MAX_CHARS;
-    if (dto.text.length > maxChars) {
-      const problem = `text must be at most ${maxChars} characters (QHORUS_SUMMARY_TEXT_MAX_CHARS); got ${dto.text.length}`;
-      throw new BadRequestException({ message: `Invalid request: ${problem}`, details: [{ field: 'text', problems: [problem] }] });
-    }
+    assertConfiguredLimits(dto, this.config);
     const { channel, slot } = await this.load(channelName, by);
     if (channel.archivedAt !== null) throw channelArchived(channel.name);
     if (dto.expectedVersion != null && dto.expectedVersion !== slot.version) {

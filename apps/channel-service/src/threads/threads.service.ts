@@ -4,6 +4,7 @@ import { Principal } from '../auth/principal';
 import { Channel } from '../channels/channel.entity';
 import { ChannelsService } from '../channels/channels.service';
 import { AppConfig } from '../config/app-config';
+import { assertConfiguredLimits } from '../common/configured-limit';
 import { messageView, toMessage } from '../messages/message.entity';
 import { MessagesRepository } from '../messages/messages.repository';
 import { assertWaitWithin, EVERY_CHANNEL, LongPollWaits, PostedMessageData } from '../messages/long-poll-waits';
@@ -45,16 +46,18 @@ export class ThreadsService {
   ) {}
 
   async list(channelName: string, query: ListThreadsQuery, by: Principal) {
+    assertConfiguredLimits(query, this.config);
     const channel = await this.channels.get(channelName, by);
-    const threads = await this.threads.list(channel.id, query.status ?? null, query.afterSeq ?? 0, this.pageLimit(query.limit));
+    const threads = await this.threads.list(channel.id, query.status ?? null, query.afterSeq ?? 0, this.pageLimit(query));
     return threads.map((t) => threadView(channel.name, t));
   }
 
   /** The thread, a page of its messages, and its summary once closed and summarised (else null). */
   async get(channelName: string, correlationId: string, query: ThreadPageQuery, by: Principal) {
+    assertConfiguredLimits(query, this.config);
     const channel = await this.channels.get(channelName, by);
     const thread = await this.findThread(channel, correlationId);
-    const rows = await this.messages.threadPage(channel.id, correlationId, query.afterSeq ?? 0, this.pageLimit(query.limit), query.includeEvents ?? false);
+    const rows = await this.messages.threadPage(channel.id, correlationId, query.afterSeq ?? 0, this.pageLimit(query), query.includeEvents ?? false);
     const summary = hasCurrentSummary(thread) ? await this.summaries.find(channel.id, correlationId) : null;
     return {
       ...threadView(channel.name, thread),
@@ -81,9 +84,10 @@ export class ThreadsService {
    * with it unchanged (`notModified` when `ifNoneMatch` named it).
    */
   async inbox(query: InboxQuery, by: Principal, ifNoneMatch?: string, signal?: AbortSignal): Promise<InboxPage> {
+    assertConfiguredLimits(query, this.config);
     const waitMs = query.waitMs ?? 0;
     assertWaitWithin(waitMs, this.config.QHORUS_LONG_POLL_MAX_MS);
-    const limit = this.pageLimit(query.limit);
+    const limit = this.pageLimit(query);
     const known = (page: InboxPage) => (ifNoneMatch === undefined ? page.tag === EMPTY_INBOX_TAG : noneMatchNames(ifNoneMatch, page.tag));
     if (waitMs === 0) {
       const page = await this.readInbox(by, limit);
@@ -115,7 +119,8 @@ export class ThreadsService {
     return thread;
   }
 
-  private pageLimit(limit: number | undefined): number {
-    return Math.min(limit ?? this.config.QHORUS_PAGE_LIMIT_DEFAULT, this.config.QHORUS_PAGE_LIMIT_MAX);
+  /** The page size asked for (checked against QHORUS_PAGE_LIMIT_MAX first thing: bad input is a 400 before any lookup), or the default. */
+  private pageLimit(query: { limit?: number }): number {
+    return query.limit ?? this.config.QHORUS_PAGE_LIMIT_DEFAULT;
   }
 }

@@ -3,6 +3,7 @@ import { MESSAGE_TYPES } from '@qhorus/api';
 import { Transform } from 'class-transformer';
 import { ArrayNotEmpty, IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, ValidationArguments } from 'class-validator';
 import { MAX_CORRELATION_ID_LENGTH, MAX_TOPIC_LENGTH } from './post-message.dto';
+import { ConfiguredMax } from '../../common/configured-limit';
 import { PageQuery } from '../../common/page.query';
 import { queryBool, queryInt } from '../../common/query-transforms';
 import { NotBlank } from '../../common/not-blank';
@@ -32,7 +33,8 @@ export class ListMessagesQuery extends PageQuery {
   @Max(Number.MAX_SAFE_INTEGER)
   beforeSeq?: number;
 
-  /** The newest N matching messages (before `beforeSeq` when given), ascending; capped like `limit`. */
+  /** The newest N matching messages (before `beforeSeq` when given), ascending; at most QHORUS_PAGE_LIMIT_MAX, like `limit`. */
+  @ConfiguredMax('QHORUS_PAGE_LIMIT_MAX')
   @IsOptional()
   @Transform(queryInt)
   @IsInt()
@@ -78,7 +80,8 @@ export class ListMessagesQuery extends PageQuery {
   @MaxLength(MAX_AGENT_NAME_LENGTH)
   target?: string;
 
-  /** Long poll: with nothing after `afterSeq` yet, wait up to this long (ms; capped by QHORUS_LONG_POLL_MAX_MS). */
+  /** Long poll: with nothing after `afterSeq` yet, wait up to this long (ms; at most QHORUS_LONG_POLL_MAX_MS). */
+  @ConfiguredMax('QHORUS_LONG_POLL_MAX_MS')
   @IsOptional()
   @Transform(queryInt)
   @IsInt()
