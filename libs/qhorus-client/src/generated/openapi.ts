@@ -2502,7 +2502,7 @@ export interface operations {
                 cursor?: string;
                 /** @description Include EVENT telemetry (hidden by default). */
                 includeEvents?: boolean;
-                /** @description Page size (default and maximum are configured). */
+                /** @description Page size (default and maximum are configured: QHORUS_SEARCH_LIMIT_DEFAULT, QHORUS_SEARCH_LIMIT_MAX) */
                 limit?: number;
                 /**
                  * @description What to look for, in web-search syntax: words (all must match), "a quoted phrase", `or`
