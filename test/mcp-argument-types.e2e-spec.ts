@@ -45,6 +45,7 @@ describe('MCP: integer arguments follow one rule in every tool', () => {
     check_inbox: () => ({}),
     list_threads: () => ({ channel: CHANNEL }),
     get_thread: () => ({ channel: CHANNEL, correlation_id: correlationId }),
+    search_messages: () => ({ query: 'bob' }),
   };
 
   /** Every integer argument of every tool, with a value it accepts. */
@@ -71,6 +72,7 @@ describe('MCP: integer arguments follow one rule in every tool', () => {
     ['list_threads', 'limit', 5],
     ['get_thread', 'after_seq', 0],
     ['get_thread', 'limit', 5],
+    ['search_messages', 'limit', 5],
   ];
 
   it('the cases below cover every argument tools/list advertises as an integer', async () => {

@@ -22,6 +22,7 @@ const TOOLS = [
   'check_inbox',
   'list_threads',
   'get_thread',
+  'search_messages',
 ];
 
 describe('MCP: the agents\' tools over Streamable HTTP, with the official client', () => {

@@ -166,6 +166,7 @@ describe('search', () => {
       [{ q: 'retry', cursor: Buffer.from('{"v":1,"r":"0.1;drop","c":"ops","s":1,"f":"x"}').toString('base64url') }, 'cursor'],
       [{ q: 'retry', includeEvents: 'maybe' }, 'includeEvents'],
       [{ q: 'retry', bogus: 1 }, 'bogus'],
+      [{ q: 're\u0000try' }, 'NUL'],
     ];
     for (const [params, field] of cases) {
       const res = await search(alice, params);
