@@ -28,7 +28,7 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Revoke an agent (admin) */
+        /** Revoke an agent, and with erase=true redact every message it sent (admin) */
         delete: operations["AgentsController_revoke"];
         options?: never;
         head?: never;
@@ -46,6 +46,23 @@ export interface paths {
         put?: never;
         /** Rotate an agent's token (admin) */
         post: operations["AgentsController_rotate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read the audit log (admin) */
+        get: operations["AuditController_list"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -78,10 +95,28 @@ export interface paths {
         get: operations["ChannelsController_get"];
         put?: never;
         post?: never;
-        delete?: never;
+        /** Delete a channel (the channel creator or the admin) */
+        delete: operations["LifecycleController_remove"];
         options?: never;
         head?: never;
         patch: operations["ChannelsController_update"];
+        trace?: never;
+    };
+    "/api/v1/channels/{name}/archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Makes the channel read-only (posts are a 409), stops its summary jobs and hides it from the default list (creator or admin). */
+        post: operations["ChannelArchiveController_archiveChannel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/v1/channels/{name}/context": {
@@ -127,6 +162,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/channels/{name}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The channel, every kept message (tombstones included) and the current summary, as streamed NDJSON. */
+        get: operations["ExportController_export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/channels/{name}/messages": {
         parameters: {
             query?: never;
@@ -144,6 +196,23 @@ export interface paths {
         put?: never;
         /** Posts a message as the authenticated agent. A retry with the same Idempotency-Key returns the original. */
         post: operations["MessagesController_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/channels/{name}/messages/{seq}/redact": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Redact a message (the sender, the channel creator or the admin) */
+        post: operations["LifecycleController_redact"];
         delete?: never;
         options?: never;
         head?: never;
@@ -226,6 +295,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/channels/{name}/summary/rebuild": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Rebuild the summary from the kept messages (the channel creator or the admin) */
+        post: operations["LifecycleController_rebuild"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/channels/{name}/summary/refresh": {
         parameters: {
             query?: never;
@@ -294,6 +380,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/channels/{name}/unarchive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Makes an archived channel writable again (creator or admin). */
+        post: operations["ChannelArchiveController_unarchiveChannel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/inbox": {
         parameters: {
             query?: never;
@@ -304,11 +407,105 @@ export interface paths {
         /**
          * The caller's open obligations across every channel it may read, oldest first: open threads it
          *     owes (targeted at it, or handed off to it) and untargeted open requests from others. At most
-         *     `limit`; the `X-Total-Count` header says how many there are in all.
+         *     `limit`; the `X-Total-Count` header says how many there are in all. The `ETag` names this
+         *     page: with `If-None-Match` it answers 304 while the inbox is the same, and with `waitMs` it
+         *     waits for the inbox to change first (a hook's "anything new for me?").
          */
         get: operations["InboxController_inbox"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Full-text search over every channel the caller may read (EVENT telemetry only with
+         *     `includeEvents`), best first, with a snippet around the matches. Page with `nextCursor`.
+         *     Words match as the text-search configuration splits them (`simple`: as written, no stemming;
+         *     text written without spaces is split only at spaces and punctuation).
+         */
+        get: operations["SearchController_search"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's webhooks (the admin: everyone's), oldest first. */
+        get: operations["WebhooksController_list"];
+        put?: never;
+        /** Subscribes the caller to events, delivered signed (Standard Webhooks) to `url`; the secret is shown this once. */
+        post: operations["WebhooksController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One webhook; a disabled one says when and why. */
+        get: operations["WebhooksController_get"];
+        put?: never;
+        post?: never;
+        /** Deletes a webhook and every delivery it still had pending; answers the hook as it was. */
+        delete: operations["WebhooksController_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The newest delivery attempts (QHORUS_WEBHOOK_LOG_KEEP kept per hook), newest first. */
+        get: operations["WebhooksController_deliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Queues a `webhook.test` event for the hook, delivered (and retried) like any other. */
+        post: operations["WebhooksController_test"];
         delete?: never;
         options?: never;
         head?: never;
@@ -429,16 +626,63 @@ export interface components {
              */
             statusCode: number;
         };
-        ChannelWithWarningsResponse: {
+        AuditEntryResponse: {
+            /** @description message.redact, channel.delete, summary.rebuild, channel.archive, channel.unarchive, channel.retention */
+            action: string;
+            /** @description The agent (or 'admin') who asked for it */
+            actor: string;
+            /** Format: date-time */
+            at: string;
+            /** @description The channel by name (it may since have been deleted) */
+            channel: string;
+            /** @description Increasing; pass the last one as `after` for the next page */
+            id: number;
+            /** @description The reason given */
+            reason?: string;
+            /** @description The message, for a redaction */
+            seq?: number;
+        };
+        ChannelResponse: {
+            /** @description Archived: read-only, no summary jobs, listed only with ?archived=true */
+            archived: boolean;
             /** Format: date-time */
             createdAt: string;
             createdBy: string;
             description: string | null;
+            /** @description The oldest kept seq: retention removed everything before it (1 until then; lastSeq + 1 when nothing is kept) */
+            firstSeq: number;
             /** @description Seq of the newest message (0 when empty). */
             lastSeq: number;
             /** @description null: public; otherwise only these agents (and the admin) can see the channel */
             members: string[] | null;
             name: string;
+            /** @description Retention bounds; both null: kept for ever */
+            retention: components["schemas"]["RetentionResponse"];
+            /** @description The strategy that writes the channel's summary text. */
+            summariser: string;
+            /** @description Unsummarised messages that trigger a summary job. */
+            summaryThreshold: number;
+            /** @description Estimated tokens of unsummarised messages that also trigger a summary (null: off) */
+            summaryThresholdTokens: number | null;
+            /** @description Refresh the summary this long after the last one when messages are pending (null: off) */
+            updateAfterSeconds: number | null;
+        };
+        ChannelWithWarningsResponse: {
+            /** @description Archived: read-only, no summary jobs, listed only with ?archived=true */
+            archived: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            createdBy: string;
+            description: string | null;
+            /** @description The oldest kept seq: retention removed everything before it (1 until then; lastSeq + 1 when nothing is kept) */
+            firstSeq: number;
+            /** @description Seq of the newest message (0 when empty). */
+            lastSeq: number;
+            /** @description null: public; otherwise only these agents (and the admin) can see the channel */
+            members: string[] | null;
+            name: string;
+            /** @description Retention bounds; both null: kept for ever */
+            retention: components["schemas"]["RetentionResponse"];
             /** @description The strategy that writes the channel's summary text. */
             summariser: string;
             /** @description Unsummarised messages that trigger a summary job. */
@@ -482,6 +726,8 @@ export interface components {
             members?: string[] | null;
             /** @description Unique slug naming the channel. */
             name: string;
+            /** @description Retention bounds (DESIGN §10); null: kept for ever. Fields left out keep their value (on create: the deployment default). */
+            retention?: components["schemas"]["RetentionDto"];
             /** @description Summariser strategy: heuristic (default), verbatim, tiered, llm, or a registered name. */
             summariser?: string;
             /** @description Unsummarised messages that trigger a summary update (default QHORUS_SUMMARY_THRESHOLD). */
@@ -493,6 +739,38 @@ export interface components {
             summaryThresholdTokens?: number | null;
             /** @description Also update the summary when this many seconds pass with unsummarised messages. */
             updateAfterSeconds?: number | null;
+        };
+        CreatedWebhookResponse: {
+            /** @description Only these channels (null: every channel the owner may read) */
+            channels: string[] | null;
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When the service disabled it (410 Gone, or failing for QHORUS_WEBHOOK_GIVE_UP_MS); null while enabled
+             */
+            disabledAt: string | null;
+            /** @description Why it was disabled */
+            disabledReason: string | null;
+            events: ("message.addressed" | "message.posted" | "summary.updated" | "thread.closed")[];
+            id: string;
+            /** @description The agent whose hook it is (`admin` for the admin's). */
+            owner: string;
+            /** @description The Standard Webhooks signing secret (`whsec_…`): verify each delivery's `webhook-signature` with it. Shown only here. */
+            secret: string;
+            /** @description message.posted only for these types (null: every type but EVENT) */
+            types: string[] | null;
+            url: string;
+        };
+        CreateWebhookDto: {
+            /** @description Only events of these channels (default: every channel the owner may read). */
+            channels?: string[] | null;
+            /** @description What to be told about (at least one). */
+            events: ("message.addressed" | "message.posted" | "summary.updated" | "thread.closed")[];
+            /** @description message.posted only for these message types (default: every type but EVENT). */
+            types?: ("QUERY" | "COMMAND" | "RESPONSE" | "STATUS" | "DECLINE" | "FAILURE" | "HANDOFF" | "DONE")[] | null;
+            /** @description Where events are POSTed: http or https, a host that resolves to a public address (or one QHORUS_WEBHOOK_ALLOWED_HOSTS allows). */
+            url: string;
         };
         DependencyHealth: {
             backend?: string;
@@ -575,7 +853,8 @@ export interface components {
         };
         MessageResponse: {
             channel: string;
-            content: string;
+            /** @description null on a redacted message */
+            content: string | null;
             correlationId: string | null;
             /** Format: date-time */
             createdAt: string;
@@ -584,11 +863,14 @@ export interface components {
             metadata: {
                 [key: string]: unknown;
             } | null;
+            /** @description Present on a redacted message (a tombstone) only */
+            redacted?: components["schemas"]["RedactionResponse"];
             sender: string;
             /** @description Position in the channel: gapless, unique per channel. */
             seq: number;
             target: string | null;
-            topic: string;
+            /** @description null on a redacted message */
+            topic: string | null;
             type: components["schemas"]["MessageType"];
         };
         /** @enum {string} */
@@ -648,10 +930,14 @@ export interface components {
             unread: number;
         };
         ReaderChannelResponse: {
+            /** @description Archived: read-only, no summary jobs, listed only with ?archived=true */
+            archived: boolean;
             /** Format: date-time */
             createdAt: string;
             createdBy: string;
             description: string | null;
+            /** @description The oldest kept seq: retention removed everything before it (1 until then; lastSeq + 1 when nothing is kept) */
+            firstSeq: number;
             /** @description Seq of the newest message (0 when empty). */
             lastSeq: number;
             /** @description null: public; otherwise only these agents (and the admin) can see the channel */
@@ -659,6 +945,8 @@ export interface components {
             name: string;
             /** @description Every message up to and including this seq is read by the caller (0: none). */
             readThroughSeq: number;
+            /** @description Retention bounds; both null: kept for ever */
+            retention: components["schemas"]["RetentionResponse"];
             /** @description The strategy that writes the channel's summary text. */
             summariser: string;
             /** @description Unsummarised messages that trigger a summary job. */
@@ -669,6 +957,17 @@ export interface components {
             unread: number;
             /** @description Refresh the summary this long after the last one when messages are pending (null: off) */
             updateAfterSeconds: number | null;
+        };
+        RedactionResponse: {
+            /** Format: date-time */
+            at: string;
+            /** @description The agent (or 'admin') who redacted it */
+            by: string;
+            reason: string;
+        };
+        RedactMessageDto: {
+            /** @description Why (at most QHORUS_REDACTION_REASON_MAX_CHARS characters). Never repeat the removed content here. */
+            reason: string;
         };
         RegisterAgentDto: {
             /** @description The agent's unique name, used as the sender of its messages. */
@@ -681,7 +980,21 @@ export interface components {
             /** @description Send as `Authorization: Bearer <token>`. Shown once; only its hash is stored. */
             token: string;
         };
+        RetentionDto: {
+            /** @description Messages older than this many days go (null: no age bound) */
+            maxAgeDays?: number | null;
+            /** @description Only the newest this many messages are kept (null: no count bound) */
+            maxMessages?: number | null;
+        };
+        RetentionResponse: {
+            /** @description Messages older than this many days go (null: no age bound) */
+            maxAgeDays: number | null;
+            /** @description Only the newest this many messages are kept (null: no count bound) */
+            maxMessages: number | null;
+        };
         RevokedAgentDto: {
+            /** @description With `?erase=true`: how many of its messages were redacted now */
+            erased?: number;
             name: string;
             /**
              * Format: date-time
@@ -696,6 +1009,28 @@ export interface components {
             /** @description The new token. Shown once; only its hash is stored. */
             token: string;
         };
+        SearchResponse: {
+            /** @description Pass as `cursor` for the next page of the same search; null on the last page. */
+            nextCursor: string | null;
+            results: components["schemas"]["SearchResultResponse"][];
+        };
+        SearchResultResponse: {
+            channel: string;
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * Format: float
+             * @description Relevance (ts_rank_cd): higher is better; comparable only within one search.
+             */
+            rank: number;
+            sender: string;
+            /** @description Position in the channel */
+            seq: number;
+            /** @description The content around the matches, each match between « and », fragments joined by " … " (bounded: QHORUS_SEARCH_SNIPPET_MAX_CHARS). */
+            snippet: string;
+            topic: string;
+            type: components["schemas"]["MessageType"];
+        };
         SummaryHistoryEntryResponse: {
             annotations: {
                 [key: string]: string;
@@ -706,6 +1041,15 @@ export interface components {
             createdAt: string;
             text: string;
             updatedBy: string;
+            version: number;
+        };
+        SummaryRebuildResponse: {
+            channel: string;
+            /** @description What the rebuild dropped: the summary's memory of messages already removed by retention goes with it */
+            note: string;
+            /** @description Whether a job was enqueued now (if not, the sweep starts one) */
+            queued: boolean;
+            /** @description The slot version now (empty, watermark 0) until the job commits */
             version: number;
         };
         SummaryRefreshResponse: {
@@ -721,10 +1065,16 @@ export interface components {
             channel: string;
             /** @description The last seq the text accounts for. */
             coversThroughSeq: number;
-            /** @description Why the summary is degraded (a spent model budget: no model calls until it refills); survives later commits. */
+            /**
+             * @description Why the text is not model-written now though the strategy calls a model: a spent model budget
+             *     (no model calls until it refills), or a plain `llm` channel's failing model (the text is then
+             *     the heuristic report of the state). Survives later commits; cleared when a model call is next let through.
+             */
             degraded: string | null;
             /** Format: date-time */
             degradedAt: string | null;
+            /** @description The oldest kept seq: retention removed everything before it (the summary still accounts for it) */
+            firstSeq: number;
             /** @description Why the last job failed (null after a success) */
             lastError: string | null;
             /** Format: date-time */
@@ -808,11 +1158,52 @@ export interface components {
         UpdateChannelDto: {
             description?: string | null;
             members?: string[] | null;
+            /** @description Retention bounds (DESIGN §10); null: kept for ever. Fields left out keep their value (on create: the deployment default). */
+            retention?: components["schemas"]["RetentionDto"];
             summariser?: string;
             summaryThreshold?: number;
             /** @description Token trigger (estimated tokens waiting after the watermark); null turns it off. */
             summaryThresholdTokens?: number | null;
             updateAfterSeconds?: number | null;
+        };
+        WebhookAttemptResponse: {
+            /** Format: date-time */
+            at: string;
+            /** @description Counts from 1 */
+            attempt: number;
+            durationMs: number;
+            /** @description Why it failed or was not sent (absent when delivered) */
+            error?: string;
+            /** @description The event's `webhook-id`, the same on every attempt. */
+            eventId: string;
+            /** @description The receiver's HTTP status (null: no answer, or not sent) */
+            status: number | null;
+            /** @description message.posted, message.addressed, summary.updated, thread.closed or webhook.test. */
+            type: string;
+        };
+        WebhookResponse: {
+            /** @description Only these channels (null: every channel the owner may read) */
+            channels: string[] | null;
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When the service disabled it (410 Gone, or failing for QHORUS_WEBHOOK_GIVE_UP_MS); null while enabled
+             */
+            disabledAt: string | null;
+            /** @description Why it was disabled */
+            disabledReason: string | null;
+            events: ("message.addressed" | "message.posted" | "summary.updated" | "thread.closed")[];
+            id: string;
+            /** @description The agent whose hook it is (`admin` for the admin's). */
+            owner: string;
+            /** @description message.posted only for these types (null: every type but EVENT) */
+            types: string[] | null;
+            url: string;
+        };
+        WebhookTestResponse: {
+            /** @description Its `webhook-id`: find it in `GET /webhooks/{id}/deliveries`. */
+            eventId: string;
         };
     };
     responses: never;
@@ -946,7 +1337,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Conflict: the name is taken, the version moved on, or an Idempotency-Key was reused with another body */
+            /** @description Conflict: the name is taken, the version moved on, an Idempotency-Key was reused with another body, or the channel is archived (read-only) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -995,7 +1386,10 @@ export interface operations {
     };
     AgentsController_revoke: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Also redact every message the agent sent (audited; each batch all or nothing). */
+                erase?: boolean;
+            };
             header?: never;
             path: {
                 name: string;
@@ -1161,9 +1555,81 @@ export interface operations {
             };
         };
     };
+    AuditController_list: {
+        parameters: {
+            query?: {
+                /** @description Only entries with id greater than this: pass the last id of the previous page (default 0). */
+                after?: number;
+                /** @description Page size (default QHORUS_PAGE_LIMIT_DEFAULT, at most QHORUS_PAGE_LIMIT_MAX). */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditEntryResponse"][];
+                };
+            };
+            /** @description Bad input: the message names the problem and `details` lists every bad field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Missing, unknown or revoked bearer token (the answer carries `WWW-Authenticate: Bearer`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not allowed: the admin token is needed, /mcp was called by a Host or Origin that is not the service (QHORUS_ALLOWED_HOSTS), a body `sender` is not the caller, a quota is reached (QHORUS_MAX_CHANNELS_PER_AGENT) or the summariser policy forbids the choice (QHORUS_MODEL_SUMMARISER_POLICY) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A limit was reached (per-agent rate, failed authentications per address, event streams per agent): the message names it; retry after the `Retry-After` header */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Postgres is unreachable: retry shortly (retry a post with the same Idempotency-Key: it is never stored twice) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
     ChannelsController_list: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: archived channels are listed too (default false). */
+                archived?: boolean;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -1302,7 +1768,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Conflict: the name is taken, the version moved on, or an Idempotency-Key was reused with another body */
+            /** @description Conflict: the name is taken, the version moved on, an Idempotency-Key was reused with another body, or the channel is archived (read-only) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -1393,6 +1859,80 @@ export interface operations {
             };
             /** @description Missing, unknown or revoked bearer token (the answer carries `WWW-Authenticate: Bearer`) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such channel (or agent), or a private channel the caller is not a member of */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A limit was reached (per-agent rate, failed authentications per address, event streams per agent): the message names it; retry after the `Retry-After` header */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Postgres is unreachable: retry shortly (retry a post with the same Idempotency-Key: it is never stored twice) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    LifecycleController_remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad input: the message names the problem and `details` lists every bad field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Missing, unknown or revoked bearer token (the answer carries `WWW-Authenticate: Bearer`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not allowed: the admin token is needed, /mcp was called by a Host or Origin that is not the service (QHORUS_ALLOWED_HOSTS), a body `sender` is not the caller, a quota is reached (QHORUS_MAX_CHANNELS_PER_AGENT) or the summariser policy forbids the choice (QHORUS_MODEL_SUMMARISER_POLICY) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1546,6 +2086,100 @@ export interface operations {
             };
         };
     };
+    ChannelArchiveController_archiveChannel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The channel, archived (already archived: unchanged) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChannelResponse"];
+                };
+            };
+            /** @description Bad input: the message names the problem and `details` lists every bad field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Missing, unknown or revoked bearer token (the answer carries `WWW-Authenticate: Bearer`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not allowed: the admin token is needed, /mcp was called by a Host or Origin that is not the service (QHORUS_ALLOWED_HOSTS), a body `sender` is not the caller, a quota is reached (QHORUS_MAX_CHANNELS_PER_AGENT) or the summariser policy forbids the choice (QHORUS_MODEL_SUMMARISER_POLICY) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such channel (or agent), or a private channel the caller is not a member of */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The body is over the request limit (QHORUS_BODY_LIMIT_BYTES), the content over QHORUS_MAX_CONTENT_BYTES, or the metadata over QHORUS_MAX_METADATA_BYTES */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type application/json), is not UTF-8, or has a Content-Encoding */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A limit was reached (per-agent rate, failed authentications per address, event streams per agent): the message names it; retry after the `Retry-After` header */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Postgres is unreachable: retry shortly (retry a post with the same Idempotency-Key: it is never stored twice) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
     ProjectionController_context: {
         parameters: {
             query?: {
@@ -1558,7 +2192,10 @@ export interface operations {
                 /** @description Whose point of view: their messages become `assistant` turns (default: the caller). */
                 viewer?: string;
             };
-            header?: never;
+            header?: {
+                /** @description An ETag from an earlier answer: 304 with no body while it is still current */
+                "If-None-Match"?: string;
+            };
             path: {
                 name: string;
             };
@@ -1568,11 +2205,26 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description `private, no-cache`: keep it, but revalidate with If-None-Match */
+                    "Cache-Control"?: string;
+                    /** @description Changes whenever this answer would; send it back in If-None-Match */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ContextResponse"];
                 };
+            };
+            /** @description Not modified: the ETag sent in If-None-Match is still current (no body) */
+            304: {
+                headers: {
+                    /** @description `private, no-cache`: keep it, but revalidate with If-None-Match */
+                    "Cache-Control"?: string;
+                    /** @description Changes whenever this answer would; send it back in If-None-Match */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Bad input: the message names the problem and `details` lists every bad field */
             400: {
@@ -1696,6 +2348,73 @@ export interface operations {
             };
         };
     };
+    ExportController_export: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description NDJSON, streamed: a `kind: "channel"` line, one `kind: "message"` line per kept message in seq order (a redacted one with `content: null` and `redacted: {at, by, reason}`), then a `kind: "summary"` line */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": string;
+                };
+            };
+            /** @description Bad input: the message names the problem and `details` lists every bad field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Missing, unknown or revoked bearer token (the answer carries `WWW-Authenticate: Bearer`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such channel (or agent), or a private channel the caller is not a member of */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A limit was reached (per-agent rate, failed authentications per address, event streams per agent): the message names it; retry after the `Retry-After` header */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Postgres is unreachable: retry shortly (retry a post with the same Idempotency-Key: it is never stored twice) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
     MessagesController_list: {
         parameters: {
             query?: {
@@ -1732,6 +2451,8 @@ export interface operations {
             /** @description Ascending seq; with waitMs, empty when nothing matching arrived in time */
             200: {
                 headers: {
+                    /** @description The oldest kept seq: retention removed everything before it; an afterSeq below it reads from there */
+                    "X-First-Seq"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1905,8 +2626,106 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Conflict: the name is taken, the version moved on, or an Idempotency-Key was reused with another body */
+            /** @description Conflict: the name is taken, the version moved on, an Idempotency-Key was reused with another body, or the channel is archived (read-only) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The body is over the request limit (QHORUS_BODY_LIMIT_BYTES), the content over QHORUS_MAX_CONTENT_BYTES, or the metadata over QHORUS_MAX_METADATA_BYTES */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type application/json), is not UTF-8, or has a Content-Encoding */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A limit was reached (per-agent rate, failed authentications per address, event streams per agent): the message names it; retry after the `Retry-After` header */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Postgres is unreachable: retry shortly (retry a post with the same Idempotency-Key: it is never stored twice) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    LifecycleController_redact: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+                seq: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RedactMessageDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageResponse"];
+                };
+            };
+            /** @description Bad input: the message names the problem and `details` lists every bad field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Missing, unknown or revoked bearer token (the answer carries `WWW-Authenticate: Bearer`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not allowed: the admin token is needed, /mcp was called by a Host or Origin that is not the service (QHORUS_ALLOWED_HOSTS), a body `sender` is not the caller, a quota is reached (QHORUS_MAX_CHANNELS_PER_AGENT) or the summariser policy forbids the choice (QHORUS_MODEL_SUMMARISER_POLICY) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such channel (or agent), or a private channel the caller is not a member of */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2024,7 +2843,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Conflict: the name is taken, the version moved on, or an Idempotency-Key was reused with another body */
+            /** @description Conflict: the name is taken, the version moved on, an Idempotency-Key was reused with another body, or the channel is archived (read-only) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2162,7 +2981,10 @@ export interface operations {
     SummaryController_get: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description An ETag from an earlier answer: 304 with no body while it is still current */
+                "If-None-Match"?: string;
+            };
             path: {
                 name: string;
             };
@@ -2172,6 +2994,10 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description `private, no-cache`: keep it, but revalidate with If-None-Match */
+                    "Cache-Control"?: string;
+                    /** @description Changes whenever this answer would; send it back in If-None-Match */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2201,6 +3027,17 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["SummaryResponse"];
                 };
+            };
+            /** @description Not modified: the ETag sent in If-None-Match is still current (no body) */
+            304: {
+                headers: {
+                    /** @description `private, no-cache`: keep it, but revalidate with If-None-Match */
+                    "Cache-Control"?: string;
+                    /** @description Changes whenever this answer would; send it back in If-None-Match */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Bad input: the message names the problem and `details` lists every bad field */
             400: {
@@ -2329,7 +3166,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Conflict: the name is taken, the version moved on, or an Idempotency-Key was reused with another body */
+            /** @description Conflict: the name is taken, the version moved on, an Idempotency-Key was reused with another body, or the channel is archived (read-only) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2465,6 +3302,99 @@ export interface operations {
             };
         };
     };
+    LifecycleController_rebuild: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SummaryRebuildResponse"];
+                };
+            };
+            /** @description Bad input: the message names the problem and `details` lists every bad field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Missing, unknown or revoked bearer token (the answer carries `WWW-Authenticate: Bearer`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not allowed: the admin token is needed, /mcp was called by a Host or Origin that is not the service (QHORUS_ALLOWED_HOSTS), a body `sender` is not the caller, a quota is reached (QHORUS_MAX_CHANNELS_PER_AGENT) or the summariser policy forbids the choice (QHORUS_MODEL_SUMMARISER_POLICY) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such channel (or agent), or a private channel the caller is not a member of */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The body is over the request limit (QHORUS_BODY_LIMIT_BYTES), the content over QHORUS_MAX_CONTENT_BYTES, or the metadata over QHORUS_MAX_METADATA_BYTES */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type application/json), is not UTF-8, or has a Content-Encoding */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A limit was reached (per-agent rate, failed authentications per address, event streams per agent): the message names it; retry after the `Retry-After` header */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Postgres is unreachable: retry shortly (retry a post with the same Idempotency-Key: it is never stored twice) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
     SummaryController_refresh: {
         parameters: {
             query?: never;
@@ -2511,6 +3441,15 @@ export interface operations {
             };
             /** @description No such channel (or agent), or a private channel the caller is not a member of */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Conflict: the name is taken, the version moved on, an Idempotency-Key was reused with another body, or the channel is archived (read-only) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2770,26 +3709,24 @@ export interface operations {
             };
         };
     };
-    InboxController_inbox: {
+    ChannelArchiveController_unarchiveChannel: {
         parameters: {
-            query?: {
-                /** @description At most this many obligations, oldest first (default QHORUS_PAGE_LIMIT_DEFAULT; above QHORUS_PAGE_LIMIT_MAX a 400 naming the maximum). */
-                limit?: number;
-            };
+            query?: never;
             header?: never;
-            path?: never;
+            path: {
+                name: string;
+            };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
+            /** @description The channel, not archived (already not archived: unchanged) */
             200: {
                 headers: {
-                    /** @description How many obligations there are in all (more than the page holds when it was cut at `limit`) */
-                    "X-Total-Count"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["InboxItemResponse"][];
+                    "application/json": components["schemas"]["ChannelResponse"];
                 };
             };
             /** @description Bad input: the message names the problem and `details` lists every bad field */
@@ -2803,6 +3740,638 @@ export interface operations {
             };
             /** @description Missing, unknown or revoked bearer token (the answer carries `WWW-Authenticate: Bearer`) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not allowed: the admin token is needed, /mcp was called by a Host or Origin that is not the service (QHORUS_ALLOWED_HOSTS), a body `sender` is not the caller, a quota is reached (QHORUS_MAX_CHANNELS_PER_AGENT) or the summariser policy forbids the choice (QHORUS_MODEL_SUMMARISER_POLICY) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such channel (or agent), or a private channel the caller is not a member of */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The body is over the request limit (QHORUS_BODY_LIMIT_BYTES), the content over QHORUS_MAX_CONTENT_BYTES, or the metadata over QHORUS_MAX_METADATA_BYTES */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type application/json), is not UTF-8, or has a Content-Encoding */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A limit was reached (per-agent rate, failed authentications per address, event streams per agent): the message names it; retry after the `Retry-After` header */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Postgres is unreachable: retry shortly (retry a post with the same Idempotency-Key: it is never stored twice) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    InboxController_inbox: {
+        parameters: {
+            query?: {
+                /** @description At most this many obligations, oldest first (default QHORUS_PAGE_LIMIT_DEFAULT; above QHORUS_PAGE_LIMIT_MAX a 400 naming the maximum). */
+                limit?: number;
+                /**
+                 * @description Long poll: wait up to this long (ms; at most QHORUS_LONG_POLL_MAX_MS) for the inbox to differ
+                 *     from the one `If-None-Match` names (an empty inbox without it); at the deadline it answers
+                 *     304 when it is still that one.
+                 */
+                waitMs?: number;
+            };
+            header?: {
+                /** @description An inbox's ETag: 304 while the inbox is still that one (with waitMs: wait for a change first) */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description Names this page (its obligations and the total; not their ages) */
+                    ETag?: string;
+                    /** @description How many obligations there are in all (more than the page holds when it was cut at `limit`) */
+                    "X-Total-Count"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InboxItemResponse"][];
+                };
+            };
+            /** @description The inbox is the one If-None-Match names (with waitMs: still, when the time was up); no body */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad input: the message names the problem and `details` lists every bad field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Missing, unknown or revoked bearer token (the answer carries `WWW-Authenticate: Bearer`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A limit was reached (per-agent rate, failed authentications per address, event streams per agent): the message names it; retry after the `Retry-After` header */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Postgres is unreachable: retry shortly (retry a post with the same Idempotency-Key: it is never stored twice) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    SearchController_search: {
+        parameters: {
+            query: {
+                /** @description Only this channel (404 when the caller may not read it). */
+                channel?: string;
+                /** @description The `nextCursor` of the previous page of the same search. */
+                cursor?: string;
+                /** @description Include EVENT telemetry (hidden by default). */
+                includeEvents?: boolean;
+                /** @description Page size (default and maximum are configured: QHORUS_SEARCH_LIMIT_DEFAULT, QHORUS_SEARCH_LIMIT_MAX) */
+                limit?: number;
+                /**
+                 * @description What to look for, in web-search syntax: words (all must match), "a quoted phrase", `or`
+                 *     between alternatives, `-word` to exclude. Its longest length is configured
+                 *     (QHORUS_SEARCH_QUERY_MAX_CHARS).
+                 */
+                q: string;
+                /** @description Only messages from this agent. */
+                sender?: string;
+                /** @description Only these types, a comma list (naming EVENT includes telemetry) */
+                type?: ("QUERY" | "COMMAND" | "RESPONSE" | "STATUS" | "DECLINE" | "FAILURE" | "HANDOFF" | "DONE" | "EVENT")[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SearchResponse"];
+                };
+            };
+            /** @description Bad input: the message names the problem and `details` lists every bad field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Missing, unknown or revoked bearer token (the answer carries `WWW-Authenticate: Bearer`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such channel (or agent), or a private channel the caller is not a member of */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A limit was reached (per-agent rate, failed authentications per address, event streams per agent): the message names it; retry after the `Retry-After` header */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Postgres is unreachable: retry shortly (retry a post with the same Idempotency-Key: it is never stored twice) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    WebhooksController_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookResponse"][];
+                };
+            };
+            /** @description Bad input: the message names the problem and `details` lists every bad field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Missing, unknown or revoked bearer token (the answer carries `WWW-Authenticate: Bearer`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A limit was reached (per-agent rate, failed authentications per address, event streams per agent): the message names it; retry after the `Retry-After` header */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Postgres is unreachable: retry shortly (retry a post with the same Idempotency-Key: it is never stored twice) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    WebhooksController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateWebhookDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedWebhookResponse"];
+                };
+            };
+            /** @description Bad input: the message names the problem and `details` lists every bad field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Missing, unknown or revoked bearer token (the answer carries `WWW-Authenticate: Bearer`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not allowed: the admin token is needed, /mcp was called by a Host or Origin that is not the service (QHORUS_ALLOWED_HOSTS), a body `sender` is not the caller, a quota is reached (QHORUS_MAX_CHANNELS_PER_AGENT) or the summariser policy forbids the choice (QHORUS_MODEL_SUMMARISER_POLICY) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The body is over the request limit (QHORUS_BODY_LIMIT_BYTES), the content over QHORUS_MAX_CONTENT_BYTES, or the metadata over QHORUS_MAX_METADATA_BYTES */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type application/json), is not UTF-8, or has a Content-Encoding */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A limit was reached (per-agent rate, failed authentications per address, event streams per agent): the message names it; retry after the `Retry-After` header */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Postgres is unreachable: retry shortly (retry a post with the same Idempotency-Key: it is never stored twice) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    WebhooksController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookResponse"];
+                };
+            };
+            /** @description Bad input: the message names the problem and `details` lists every bad field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Missing, unknown or revoked bearer token (the answer carries `WWW-Authenticate: Bearer`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such channel (or agent), or a private channel the caller is not a member of */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A limit was reached (per-agent rate, failed authentications per address, event streams per agent): the message names it; retry after the `Retry-After` header */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Postgres is unreachable: retry shortly (retry a post with the same Idempotency-Key: it is never stored twice) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    WebhooksController_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookResponse"];
+                };
+            };
+            /** @description Bad input: the message names the problem and `details` lists every bad field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Missing, unknown or revoked bearer token (the answer carries `WWW-Authenticate: Bearer`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such channel (or agent), or a private channel the caller is not a member of */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A limit was reached (per-agent rate, failed authentications per address, event streams per agent): the message names it; retry after the `Retry-After` header */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Postgres is unreachable: retry shortly (retry a post with the same Idempotency-Key: it is never stored twice) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    WebhooksController_deliveries: {
+        parameters: {
+            query?: {
+                /** @description At most this many attempts, newest first (default and maximum: the attempts kept, QHORUS_WEBHOOK_LOG_KEEP). */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookAttemptResponse"][];
+                };
+            };
+            /** @description Bad input: the message names the problem and `details` lists every bad field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Missing, unknown or revoked bearer token (the answer carries `WWW-Authenticate: Bearer`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such channel (or agent), or a private channel the caller is not a member of */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A limit was reached (per-agent rate, failed authentications per address, event streams per agent): the message names it; retry after the `Retry-After` header */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Postgres is unreachable: retry shortly (retry a post with the same Idempotency-Key: it is never stored twice) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    WebhooksController_test: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookTestResponse"];
+                };
+            };
+            /** @description Bad input: the message names the problem and `details` lists every bad field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Missing, unknown or revoked bearer token (the answer carries `WWW-Authenticate: Bearer`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such channel (or agent), or a private channel the caller is not a member of */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Conflict: the name is taken, the version moved on, an Idempotency-Key was reused with another body, or the channel is archived (read-only) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The body is over the request limit (QHORUS_BODY_LIMIT_BYTES), the content over QHORUS_MAX_CONTENT_BYTES, or the metadata over QHORUS_MAX_METADATA_BYTES */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type application/json), is not UTF-8, or has a Content-Encoding */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
