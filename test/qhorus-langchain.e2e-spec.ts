@@ -58,7 +58,7 @@ describe('LangChain: QhorusChatMessageHistory on a real channel', () => {
     await chain.invoke({ question: 'first question' }, config);
     const second = await chain.invoke({ question: 'second question' }, config);
     expect(second.text.split('\n')).toEqual(['You answer for alice.', 'first question', 'You answer for alice.', 'first question', 'second question']);
-    expect((await bob.listMessages('lc-chain')).map((m) => m.content.split('\n')[0])).toEqual(['first question', 'You answer for alice.', 'second question', 'You answer for alice.']);
+    expect((await bob.listMessages('lc-chain')).map((m) => (m.content ?? '').split('\n')[0])).toEqual(['first question', 'You answer for alice.', 'second question', 'You answer for alice.']);
   });
 
   it('gives the summary plus the recent messages once the channel is summarised, bounded however long it grows; clear() starts afresh', async () => {

@@ -41,7 +41,7 @@ export async function runPlanner(o: PlannerOptions): Promise<PlannerOutcome> {
   const context = await o.client.anthropicContext(o.channel);
   const conclusion = await ask(o.anthropic, o.model, `You are the planner. Goal: ${o.goal}. Conclude in two sentences from what ${o.worker} answered.`, context.messages);
   await o.client.postMessage(o.channel, { type: 'DONE', content: conclusion, correlationId: asked.correlationId ?? undefined, inReplyTo: reply.seq, topic: 'plan' });
-  return { question, answer: reply.content, conclusion, summary };
+  return { question, answer: reply.content ?? '', conclusion, summary };
 }
 
 const SUMMARY_POLL_MS = 200;

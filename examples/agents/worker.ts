@@ -22,7 +22,7 @@ export async function runWorker(o: WorkerOptions): Promise<{ query: Message; ans
   const query = await queryFor(o);
   const context = await o.client.anthropicContext(o.channel);
   const text = await ask(o.anthropic, o.model, `You are ${o.name}, the worker. Answer the planner's last question precisely.`, context.messages);
-  const answer = await o.client.postMessage(o.channel, { type: 'RESPONSE', content: text, correlationId: query.correlationId ?? undefined, inReplyTo: query.seq, topic: query.topic });
+  const answer = await o.client.postMessage(o.channel, { type: 'RESPONSE', content: text, correlationId: query.correlationId ?? undefined, inReplyTo: query.seq, topic: query.topic ?? undefined });
   const closedBy = await nextMessage(o.client, o.channel, answer.seq, (m) => m.correlationId === query.correlationId && ['DONE', 'FAILURE', 'DECLINE'].includes(m.type), o.signal);
   return { query, answer, closedBy };
 }

@@ -71,9 +71,11 @@ export class QhorusChatMessageHistory extends BaseListChatMessageHistory {
 
   private toLangChain(m: Message): BaseMessage {
     const role = (m.metadata?.[LANGCHAIN_ROLE_KEY] as Role | undefined) ?? (m.sender === this.agent ? 'ai' : 'human');
-    if (role === 'system') return new SystemMessage(m.content);
-    if (role === 'ai') return new AIMessage({ content: m.content, name: m.sender });
-    return new HumanMessage({ content: m.content, name: m.sender === this.agent ? undefined : m.sender });
+    // A redacted message (DESIGN §10) has no content: it stays in the history, empty.
+    const content = m.content ?? '';
+    if (role === 'system') return new SystemMessage(content);
+    if (role === 'ai') return new AIMessage({ content, name: m.sender });
+    return new HumanMessage({ content, name: m.sender === this.agent ? undefined : m.sender });
   }
 }
 

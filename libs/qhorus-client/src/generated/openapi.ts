@@ -28,7 +28,7 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Revoke an agent (admin) */
+        /** Revoke an agent, and with erase=true redact every message it sent (admin) */
         delete: operations["AgentsController_revoke"];
         options?: never;
         head?: never;
@@ -46,6 +46,23 @@ export interface paths {
         put?: never;
         /** Rotate an agent's token (admin) */
         post: operations["AgentsController_rotate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read the audit log (admin) */
+        get: operations["AuditController_list"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -78,10 +95,28 @@ export interface paths {
         get: operations["ChannelsController_get"];
         put?: never;
         post?: never;
-        delete?: never;
+        /** Delete a channel (the channel creator or the admin) */
+        delete: operations["LifecycleController_remove"];
         options?: never;
         head?: never;
         patch: operations["ChannelsController_update"];
+        trace?: never;
+    };
+    "/api/v1/channels/{name}/archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Makes the channel read-only (posts are a 409), stops its summary jobs and hides it from the default list (creator or admin). */
+        post: operations["ChannelArchiveController_archiveChannel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/v1/channels/{name}/context": {
@@ -127,6 +162,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/channels/{name}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The channel, every kept message (tombstones included) and the current summary, as streamed NDJSON. */
+        get: operations["ExportController_export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/channels/{name}/messages": {
         parameters: {
             query?: never;
@@ -144,6 +196,23 @@ export interface paths {
         put?: never;
         /** Posts a message as the authenticated agent. A retry with the same Idempotency-Key returns the original. */
         post: operations["MessagesController_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/channels/{name}/messages/{seq}/redact": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Redact a message (the sender, the channel creator or the admin) */
+        post: operations["LifecycleController_redact"];
         delete?: never;
         options?: never;
         head?: never;
@@ -226,6 +295,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/channels/{name}/summary/rebuild": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Rebuild the summary from the kept messages (the channel creator or the admin) */
+        post: operations["LifecycleController_rebuild"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/channels/{name}/summary/refresh": {
         parameters: {
             query?: never;
@@ -288,6 +374,23 @@ export interface paths {
         get: operations["ThreadsController_summary"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/channels/{name}/unarchive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Makes an archived channel writable again (creator or admin). */
+        post: operations["ChannelArchiveController_unarchiveChannel"];
         delete?: never;
         options?: never;
         head?: never;
@@ -429,16 +532,63 @@ export interface components {
              */
             statusCode: number;
         };
-        ChannelWithWarningsResponse: {
+        AuditEntryResponse: {
+            /** @description message.redact, channel.delete, summary.rebuild, channel.archive, channel.unarchive, channel.retention */
+            action: string;
+            /** @description The agent (or 'admin') who asked for it */
+            actor: string;
+            /** Format: date-time */
+            at: string;
+            /** @description The channel by name (it may since have been deleted) */
+            channel: string;
+            /** @description Increasing; pass the last one as `after` for the next page */
+            id: number;
+            /** @description The reason given */
+            reason?: string;
+            /** @description The message, for a redaction */
+            seq?: number;
+        };
+        ChannelResponse: {
+            /** @description Archived: read-only, no summary jobs, listed only with ?archived=true */
+            archived: boolean;
             /** Format: date-time */
             createdAt: string;
             createdBy: string;
             description: string | null;
+            /** @description The oldest kept seq: retention removed everything before it (1 until then; lastSeq + 1 when nothing is kept) */
+            firstSeq: number;
             /** @description Seq of the newest message (0 when empty). */
             lastSeq: number;
             /** @description null: public; otherwise only these agents (and the admin) can see the channel */
             members: string[] | null;
             name: string;
+            /** @description Retention bounds; both null: kept for ever */
+            retention: components["schemas"]["RetentionResponse"];
+            /** @description The strategy that writes the channel's summary text. */
+            summariser: string;
+            /** @description Unsummarised messages that trigger a summary job. */
+            summaryThreshold: number;
+            /** @description Estimated tokens of unsummarised messages that also trigger a summary (null: off) */
+            summaryThresholdTokens: number | null;
+            /** @description Refresh the summary this long after the last one when messages are pending (null: off) */
+            updateAfterSeconds: number | null;
+        };
+        ChannelWithWarningsResponse: {
+            /** @description Archived: read-only, no summary jobs, listed only with ?archived=true */
+            archived: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            createdBy: string;
+            description: string | null;
+            /** @description The oldest kept seq: retention removed everything before it (1 until then; lastSeq + 1 when nothing is kept) */
+            firstSeq: number;
+            /** @description Seq of the newest message (0 when empty). */
+            lastSeq: number;
+            /** @description null: public; otherwise only these agents (and the admin) can see the channel */
+            members: string[] | null;
+            name: string;
+            /** @description Retention bounds; both null: kept for ever */
+            retention: components["schemas"]["RetentionResponse"];
             /** @description The strategy that writes the channel's summary text. */
             summariser: string;
             /** @description Unsummarised messages that trigger a summary job. */
@@ -482,6 +632,8 @@ export interface components {
             members?: string[];
             /** @description Unique slug naming the channel. */
             name: string;
+            /** @description Retention bounds (DESIGN §10); null: kept for ever. Fields left out keep their value (on create: the deployment default). */
+            retention?: components["schemas"]["RetentionDto"] | null;
             /** @description Summariser strategy: heuristic (default), verbatim, tiered, llm, or a registered name. */
             summariser?: string;
             /** @description Unsummarised messages that trigger a summary update (default QHORUS_SUMMARY_THRESHOLD). */
@@ -563,7 +715,8 @@ export interface components {
         };
         MessageResponse: {
             channel: string;
-            content: string;
+            /** @description null on a redacted message */
+            content: string | null;
             correlationId: string | null;
             /** Format: date-time */
             createdAt: string;
@@ -572,11 +725,14 @@ export interface components {
             metadata: {
                 [key: string]: unknown;
             } | null;
+            /** @description Present on a redacted message (a tombstone) only */
+            redacted?: components["schemas"]["RedactionResponse"];
             sender: string;
             /** @description Position in the channel: gapless, unique per channel. */
             seq: number;
             target: string | null;
-            topic: string;
+            /** @description null on a redacted message */
+            topic: string | null;
             type: components["schemas"]["MessageType"];
         };
         /** @enum {string} */
@@ -636,10 +792,14 @@ export interface components {
             unread: number;
         };
         ReaderChannelResponse: {
+            /** @description Archived: read-only, no summary jobs, listed only with ?archived=true */
+            archived: boolean;
             /** Format: date-time */
             createdAt: string;
             createdBy: string;
             description: string | null;
+            /** @description The oldest kept seq: retention removed everything before it (1 until then; lastSeq + 1 when nothing is kept) */
+            firstSeq: number;
             /** @description Seq of the newest message (0 when empty). */
             lastSeq: number;
             /** @description null: public; otherwise only these agents (and the admin) can see the channel */
@@ -647,6 +807,8 @@ export interface components {
             name: string;
             /** @description Every message up to and including this seq is read by the caller (0: none). */
             readThroughSeq: number;
+            /** @description Retention bounds; both null: kept for ever */
+            retention: components["schemas"]["RetentionResponse"];
             /** @description The strategy that writes the channel's summary text. */
             summariser: string;
             /** @description Unsummarised messages that trigger a summary job. */
@@ -657,6 +819,17 @@ export interface components {
             unread: number;
             /** @description Refresh the summary this long after the last one when messages are pending (null: off) */
             updateAfterSeconds: number | null;
+        };
+        RedactionResponse: {
+            /** Format: date-time */
+            at: string;
+            /** @description The agent (or 'admin') who redacted it */
+            by: string;
+            reason: string;
+        };
+        RedactMessageDto: {
+            /** @description Why (at most QHORUS_REDACTION_REASON_MAX_CHARS characters). Never repeat the removed content here. */
+            reason: string;
         };
         RegisterAgentDto: {
             /** @description The agent's unique name, used as the sender of its messages. */
@@ -669,7 +842,21 @@ export interface components {
             /** @description Send as `Authorization: Bearer <token>`. Shown once; only its hash is stored. */
             token: string;
         };
+        RetentionDto: {
+            /** @description Messages older than this many days go (null: no age bound) */
+            maxAgeDays?: number | null;
+            /** @description Only the newest this many messages are kept (null: no count bound) */
+            maxMessages?: number | null;
+        };
+        RetentionResponse: {
+            /** @description Messages older than this many days go (null: no age bound) */
+            maxAgeDays: number | null;
+            /** @description Only the newest this many messages are kept (null: no count bound) */
+            maxMessages: number | null;
+        };
         RevokedAgentDto: {
+            /** @description With `?erase=true`: how many of its messages were redacted now */
+            erased?: number;
             name: string;
             /**
              * Format: date-time
@@ -696,6 +883,15 @@ export interface components {
             updatedBy: string;
             version: number;
         };
+        SummaryRebuildResponse: {
+            channel: string;
+            /** @description What the rebuild dropped: the summary's memory of messages already removed by retention goes with it */
+            note: string;
+            /** @description Whether a job was enqueued now (if not, the sweep starts one) */
+            queued: boolean;
+            /** @description The slot version now (empty, watermark 0) until the job commits */
+            version: number;
+        };
         SummaryRefreshResponse: {
             channel: string;
             pending: number;
@@ -713,6 +909,8 @@ export interface components {
             degraded: string | null;
             /** Format: date-time */
             degradedAt: string | null;
+            /** @description The oldest kept seq: retention removed everything before it (the summary still accounts for it) */
+            firstSeq: number;
             /** @description Why the last job failed (null after a success) */
             lastError: string | null;
             /** Format: date-time */
@@ -796,6 +994,8 @@ export interface components {
         UpdateChannelDto: {
             description?: string | null;
             members?: string[] | null;
+            /** @description Retention bounds (DESIGN §10); null: kept for ever. Fields left out keep their value (on create: the deployment default). */
+            retention?: components["schemas"]["RetentionDto"] | null;
             summariser?: string;
             summaryThreshold?: number;
             /** @description Token trigger (estimated tokens waiting after the watermark); null turns it off. */
@@ -916,7 +1116,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Conflict: the name is taken, the version moved on, or an Idempotency-Key was reused with another body */
+            /** @description Conflict: the name is taken, the version moved on, an Idempotency-Key was reused with another body, or the channel is archived (read-only) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -947,7 +1147,10 @@ export interface operations {
     };
     AgentsController_revoke: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Also redact every message the agent sent (audited; each batch all or nothing). */
+                erase?: boolean;
+            };
             header?: never;
             path: {
                 name: string;
@@ -962,6 +1165,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RevokedAgentDto"];
+                };
+            };
+            /** @description Bad input: the message names the problem and `details` lists every bad field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
             /** @description Missing, unknown or revoked bearer token */
@@ -1059,9 +1271,72 @@ export interface operations {
             };
         };
     };
+    AuditController_list: {
+        parameters: {
+            query?: {
+                /** @description Only entries with id greater than this: pass the last id of the previous page (default 0). */
+                after?: number;
+                /** @description Page size (default QHORUS_PAGE_LIMIT_DEFAULT, at most QHORUS_PAGE_LIMIT_MAX). */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditEntryResponse"][];
+                };
+            };
+            /** @description Bad input: the message names the problem and `details` lists every bad field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Missing, unknown or revoked bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not allowed: the admin token is needed, a body `sender` is not the caller, a quota is reached (QHORUS_MAX_CHANNELS_PER_AGENT) or the summariser policy forbids the choice (QHORUS_MODEL_SUMMARISER_POLICY) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Postgres is unreachable: retry shortly (retry a post with the same Idempotency-Key: it is never stored twice) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
     ChannelsController_list: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: archived channels are listed too (default false). */
+                archived?: boolean;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -1090,6 +1365,15 @@ export interface operations {
                      *     ]
                      */
                     "application/json": components["schemas"]["ReaderChannelResponse"][];
+                };
+            };
+            /** @description Bad input: the message names the problem and `details` lists every bad field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
             /** @description Missing, unknown or revoked bearer token */
@@ -1182,7 +1466,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Conflict: the name is taken, the version moved on, or an Idempotency-Key was reused with another body */
+            /** @description Conflict: the name is taken, the version moved on, an Idempotency-Key was reused with another body, or the channel is archived (read-only) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -1246,6 +1530,62 @@ export interface operations {
             };
             /** @description Missing, unknown or revoked bearer token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such channel (or agent), or a private channel the caller is not a member of */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Postgres is unreachable: retry shortly (retry a post with the same Idempotency-Key: it is never stored twice) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    LifecycleController_remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, unknown or revoked bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not allowed: the admin token is needed, a body `sender` is not the caller, a quota is reached (QHORUS_MAX_CHANNELS_PER_AGENT) or the summariser policy forbids the choice (QHORUS_MODEL_SUMMARISER_POLICY) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1354,6 +1694,64 @@ export interface operations {
             };
             /** @description The body is over the request limit, the content over QHORUS_MAX_CONTENT_BYTES, or the metadata over QHORUS_MAX_METADATA_BYTES */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Postgres is unreachable: retry shortly (retry a post with the same Idempotency-Key: it is never stored twice) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    ChannelArchiveController_archiveChannel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The channel, archived (already archived: unchanged) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChannelResponse"];
+                };
+            };
+            /** @description Missing, unknown or revoked bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not allowed: the admin token is needed, a body `sender` is not the caller, a quota is reached (QHORUS_MAX_CHANNELS_PER_AGENT) or the summariser policy forbids the choice (QHORUS_MODEL_SUMMARISER_POLICY) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such channel (or agent), or a private channel the caller is not a member of */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1513,6 +1911,55 @@ export interface operations {
             };
         };
     };
+    ExportController_export: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description NDJSON, streamed: a `kind: "channel"` line, one `kind: "message"` line per kept message in seq order (a redacted one with `content: null` and `redacted: {at, by, reason}`), then a `kind: "summary"` line */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": string;
+                };
+            };
+            /** @description Missing, unknown or revoked bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such channel (or agent), or a private channel the caller is not a member of */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Postgres is unreachable: retry shortly (retry a post with the same Idempotency-Key: it is never stored twice) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
     MessagesController_list: {
         parameters: {
             query?: {
@@ -1549,6 +1996,8 @@ export interface operations {
             /** @description Ascending seq; with waitMs, empty when nothing matching arrived in time */
             200: {
                 headers: {
+                    /** @description The oldest kept seq: retention removed everything before it; an afterSeq below it reads from there */
+                    "X-First-Seq"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1713,7 +2162,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Conflict: the name is taken, the version moved on, or an Idempotency-Key was reused with another body */
+            /** @description Conflict: the name is taken, the version moved on, an Idempotency-Key was reused with another body, or the channel is archived (read-only) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -1733,6 +2182,86 @@ export interface operations {
             };
             /** @description A limit was reached (per-agent rate, failed authentications per address, event streams per agent): the message names it; retry after the `Retry-After` header */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Postgres is unreachable: retry shortly (retry a post with the same Idempotency-Key: it is never stored twice) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    LifecycleController_redact: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+                seq: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RedactMessageDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageResponse"];
+                };
+            };
+            /** @description Bad input: the message names the problem and `details` lists every bad field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Missing, unknown or revoked bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not allowed: the admin token is needed, a body `sender` is not the caller, a quota is reached (QHORUS_MAX_CHANNELS_PER_AGENT) or the summariser policy forbids the choice (QHORUS_MODEL_SUMMARISER_POLICY) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such channel (or agent), or a private channel the caller is not a member of */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The body is over the request limit, the content over QHORUS_MAX_CONTENT_BYTES, or the metadata over QHORUS_MAX_METADATA_BYTES */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1807,6 +2336,15 @@ export interface operations {
             };
             /** @description No such channel (or agent), or a private channel the caller is not a member of */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Conflict: the name is taken, the version moved on, an Idempotency-Key was reused with another body, or the channel is archived (read-only) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2056,7 +2594,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Conflict: the name is taken, the version moved on, or an Idempotency-Key was reused with another body */
+            /** @description Conflict: the name is taken, the version moved on, an Idempotency-Key was reused with another body, or the channel is archived (read-only) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2165,6 +2703,63 @@ export interface operations {
             };
         };
     };
+    LifecycleController_rebuild: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SummaryRebuildResponse"];
+                };
+            };
+            /** @description Missing, unknown or revoked bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not allowed: the admin token is needed, a body `sender` is not the caller, a quota is reached (QHORUS_MAX_CHANNELS_PER_AGENT) or the summariser policy forbids the choice (QHORUS_MODEL_SUMMARISER_POLICY) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such channel (or agent), or a private channel the caller is not a member of */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Postgres is unreachable: retry shortly (retry a post with the same Idempotency-Key: it is never stored twice) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
     SummaryController_refresh: {
         parameters: {
             query?: never;
@@ -2202,6 +2797,15 @@ export interface operations {
             };
             /** @description No such channel (or agent), or a private channel the caller is not a member of */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Conflict: the name is taken, the version moved on, an Idempotency-Key was reused with another body, or the channel is archived (read-only) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2371,6 +2975,64 @@ export interface operations {
             };
             /** @description Missing, unknown or revoked bearer token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such channel (or agent), or a private channel the caller is not a member of */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Postgres is unreachable: retry shortly (retry a post with the same Idempotency-Key: it is never stored twice) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    ChannelArchiveController_unarchiveChannel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The channel, not archived (already not archived: unchanged) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChannelResponse"];
+                };
+            };
+            /** @description Missing, unknown or revoked bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not allowed: the admin token is needed, a body `sender` is not the caller, a quota is reached (QHORUS_MAX_CHANNELS_PER_AGENT) or the summariser policy forbids the choice (QHORUS_MODEL_SUMMARISER_POLICY) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
