@@ -48,6 +48,7 @@ export class DataLifecycle1765800000000 implements MigrationInterface {
     await q.query(`ALTER TABLE channel_summaries ADD COLUMN base_version integer`);
   }
 
+  /** content and topic stay nullable: tombstones may exist, and their content is not coming back. */
   async down(q: QueryRunner): Promise<void> {
     await q.query(`ALTER TABLE channel_summaries DROP COLUMN IF EXISTS base_version`);
     await q.query(`ALTER TABLE channels DROP COLUMN IF EXISTS content_epoch`);

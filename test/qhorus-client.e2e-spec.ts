@@ -319,6 +319,24 @@ describe('@qhorus/client against the real service', () => {
     expect(await failure(admin.revokeAgent('nobody-here'))).toMatchObject({ statusCode: 404 });
   });
 
+  it('data lifecycle: redact answers the tombstone, rebuild is accepted, delete frees the name, the audit log lists them, erase redacts', async () => {
+    await alice.createChannel({ name: 'lc-client' });
+    const posted = await alice.postMessage('lc-client', { type: 'STATUS', content: 'a pasted key' });
+    const tombstone = await alice.redactMessage('lc-client', posted.seq, 'pasted a key');
+    expect(tombstone).toMatchObject({ seq: posted.seq, content: null, redacted: { by: 'alice', reason: 'pasted a key' } });
+    expect(await alice.rebuildSummary('lc-client')).toMatchObject({ channel: 'lc-client', note: expect.any(String) });
+    expect(await alice.deleteChannel('lc-client')).toBeUndefined();
+    expect(await failure(alice.getChannel('lc-client'))).toMatchObject({ statusCode: 404 });
+    const audit = await admin.audit({ limit: 100 });
+    expect(audit.map((e) => e.action)).toEqual(expect.arrayContaining(['message.redact', 'summary.rebuild', 'channel.delete']));
+    expect(await failure(alice.audit())).toMatchObject({ statusCode: 403 });
+    const gina = await admin.registerAgent('gina');
+    const ginaClient = new QhorusClient({ baseUrl: t.baseUrl, token: gina.token, fetch: recorder.fetch });
+    await alice.createChannel({ name: 'lc-erase' });
+    await ginaClient.postMessage('lc-erase', { type: 'STATUS', content: 'gina was here' });
+    expect(await admin.revokeAgent('gina', { erase: true })).toMatchObject({ name: 'gina', erased: 1 });
+  });
+
   it('has exercised every operation of the document through the client (this file covers every route)', () => {
     const missing = QhorusClient.operations().filter((id) => !recorder.seen.has(id));
     expect(missing).toEqual([]);

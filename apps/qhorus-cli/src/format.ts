@@ -27,7 +27,7 @@ const paint = (style: Style, text: string) => (coloursOn() ? styleText(style, te
 export function messageLine(m: Message): string {
   const thread = [m.correlationId ? `corr ${m.correlationId}` : '', m.inReplyTo ? `re #${m.inReplyTo}` : '', m.target ? `→ ${m.target}` : '', m.topic ? `topic ${m.topic}` : ''].filter(Boolean).join(' · ');
   const time = new Date(m.createdAt).toISOString().slice(11, 19);
-  return `#${m.seq} ${paint('dim', time)} ${paint(TYPE_STYLES[m.type] ?? 'white', m.type.padEnd(8))} ${paint('bold', m.sender)}${thread ? ` ${paint('dim', `[${thread}]`)}` : ''}: ${m.content}`;
+  return `#${m.seq} ${paint('dim', time)} ${paint(TYPE_STYLES[m.type] ?? 'white', m.type.padEnd(8))} ${paint('bold', m.sender)}${thread ? ` ${paint('dim', `[${thread}]`)}` : ''}: ${m.redacted ? paint('dim', `[redacted by ${m.redacted.by}: ${m.redacted.reason}]`) : m.content}`;
 }
 
 export function summaryLine(version: number, coversThroughSeq: number, updatedBy: string): string {

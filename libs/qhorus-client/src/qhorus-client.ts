@@ -144,9 +144,9 @@ export class QhorusClient {
   listAgents() {
     return this.call('AgentsController_list');
   }
-  /** Admin: revokes an agent; its token stops working at once on every instance. */
-  revokeAgent(name: string) {
-    return this.call('AgentsController_revoke', { path: { name } });
+  /** Admin: revokes an agent; its token stops working at once on every instance. `erase: true` also redacts every message it sent. */
+  revokeAgent(name: string, query: Query<'AgentsController_revoke'> = {}) {
+    return this.call('AgentsController_revoke', { path: { name }, query });
   }
   /** Admin: a new token for an agent (shown this once); the old one stops working at once. */
   rotateAgentToken(name: string) {
@@ -270,6 +270,24 @@ export class QhorusClient {
   }
   threadSummary(channel: string, correlationId: string) {
     return this.call('ThreadsController_summary', { path: { name: channel, correlationId } });
+  }
+
+  // Data lifecycle (DESIGN §10)
+  /** Redacts a message (the sender, the channel's creator or the admin); answers the tombstone. */
+  redactMessage(channel: string, seq: number, reason: string) {
+    return this.call('LifecycleController_redact', { path: { name: channel, seq }, body: { reason } });
+  }
+  /** Drops every summary version (the base included) and summarises the kept messages from empty. */
+  rebuildSummary(channel: string) {
+    return this.call('LifecycleController_rebuild', { path: { name: channel } });
+  }
+  /** Deletes the channel and everything derived from it (the creator or the admin). */
+  deleteChannel(channel: string) {
+    return this.call('LifecycleController_remove', { path: { name: channel } });
+  }
+  /** Admin: the audit log of lifecycle operations, oldest first, after an entry id. */
+  audit(query: Query<'AuditController_list'> = {}) {
+    return this.call('AuditController_list', { query });
   }
 
   // Context projection

@@ -71,13 +71,16 @@ export class QhorusChatMessageHistory extends BaseListChatMessageHistory {
 
   private toLangChain(m: Message): BaseMessage {
     const role = (m.metadata?.[LANGCHAIN_ROLE_KEY] as Role | undefined) ?? (m.sender === this.agent ? 'ai' : 'human');
-    // A redacted message (DESIGN §10) has no content: it stays in the history, empty.
-    const content = m.content ?? '';
+    // A redacted message (content null) stays in the history as a placeholder, never blank.
+    const content = m.content ?? REDACTED_TEXT;
     if (role === 'system') return new SystemMessage(content);
     if (role === 'ai') return new AIMessage({ content, name: m.sender });
     return new HumanMessage({ content, name: m.sender === this.agent ? undefined : m.sender });
   }
 }
+
+/** How a redacted message's content shows in a LangChain history. */
+export const REDACTED_TEXT = '[redacted]';
 
 function roleOf(message: BaseMessage): Role {
   const type = message.getType();

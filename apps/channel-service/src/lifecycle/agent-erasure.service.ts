@@ -1,4 +1,4 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger, NotFoundException } from '@nestjs/common';
 import { AgentEraser } from '../auth/agent-eraser';
 import { Principal } from '../auth/principal';
 import { Channel } from '../channels/channel.entity';
@@ -33,16 +33,26 @@ export class AgentErasureService extends AgentEraser {
     let erased = 0;
     let after = '0';
     for (let next = await this.lifecycle.nextChannelWithSender(agent, after); next; next = await this.lifecycle.nextChannelWithSender(agent, after)) {
-      const channel: Channel = await this.channels.get(next.name, by);
+      after = next.id;
+      const channel = await this.channelIfStill(next.name, by);
+      if (!channel) continue; // deleted meanwhile: nothing of the agent's left there
       for (;;) {
         const seqs = await this.lifecycle.senderSeqs(channel.id, agent, batch);
         if (seqs.length === 0) break;
         erased += (await this.redaction.redactInChannel(channel, seqs, erasureReason(agent), by.name)).length;
         if (seqs.length < batch) break;
       }
-      after = next.id;
     }
     this.logger.log({ agent, erased }, 'agent erased');
     return erased;
+  }
+
+  private async channelIfStill(name: string, by: Principal): Promise<Channel | null> {
+    try {
+      return await this.channels.get(name, by);
+    } catch (err) {
+      if (err instanceof NotFoundException) return null;
+      throw err;
+    }
   }
 }

@@ -189,6 +189,7 @@ export class ChannelView {
         el('span', { class: 'time' }, time(m.createdAt)),
       ),
       m.content && el('div', { class: 'content' }, m.content),
+      m.redacted && el('div', { class: 'content redacted' }, `[redacted by ${m.redacted.by}: ${m.redacted.reason}]`),
     );
     return li;
   }
