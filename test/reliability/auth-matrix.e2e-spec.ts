@@ -66,6 +66,10 @@ const MATRIX: Row[] = [
     expect: statuses(401, 401, 404, 200, 200),
     channelScoped: true,
   },
+  { method: 'GET', url: '/api/v1/channels/:name/export', call: (c) => ({ path: ch(c, '/export') }), expect: statuses(401, 401, 404, 200, 200), channelScoped: true },
+  // Archive, then unarchive (the member created the vault): it is writable again for the rows after.
+  { method: 'POST', url: '/api/v1/channels/:name/archive', call: (c) => ({ path: ch(c, '/archive') }), expect: statuses(401, 401, 404, 200, 200), channelScoped: true },
+  { method: 'POST', url: '/api/v1/channels/:name/unarchive', call: (c) => ({ path: ch(c, '/unarchive') }), expect: statuses(401, 401, 404, 200, 200), channelScoped: true },
   // MCP: the transport answers 401 itself; tools are covered tool by tool below.
   { method: 'POST', url: '/mcp', call: () => ({ path: '/mcp', body: { jsonrpc: '2.0', id: 1, method: 'tools/list' } }), expect: statuses(401, 401, 200, 200, 200) },
   { method: 'GET', url: '/mcp', call: () => ({ path: '/mcp' }), expect: statuses(401, 401, 405, 405, 405) },
