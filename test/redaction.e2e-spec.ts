@@ -1,6 +1,7 @@
 import { Database } from '../apps/channel-service/src/database/database';
 import { ApiClient, waitFor } from './support/http';
 import { waitForQuietSummary, waitForSummary } from './support/channel-helpers';
+import { connectMcp, useTool } from './support/mcp-client';
 import { startTestApp, TestApp } from './support/test-app';
 
 const post = (c: ApiClient, channel: string, body: Record<string, unknown>) => c.post(`/api/v1/channels/${channel}/messages`, body);
@@ -68,7 +69,9 @@ describe('data lifecycle: redaction, rebuild, deletion, erasure', () => {
     expect(rewound.text).not.toContain('s3cr3t-rw');
     expect(rewound.version).toBeGreaterThan(before.version);
     const history = (await alice.get('/api/v1/channels/rewind/summary/history')).body;
-    expect(history.every((h: { text: string; coversThroughSeq: number }) => !h.text.includes('s3cr3t-rw') && h.coversThroughSeq < 5)).toBe(true);
+    // Versions through seq 5 or later are only those the replay wrote since (newer than any before the redaction).
+    const stale = history.filter((h: { text: string; coversThroughSeq: number; version: number }) => h.text.includes('s3cr3t-rw') || (h.coversThroughSeq >= 5 && h.version <= before.version));
+    expect(stale).toEqual([]);
     // Then a job replays forward over the tombstone.
     const replayed = await waitForSummary(alice, 'rewind', (s) => s.coversThroughSeq === 8, 'replayed through 8');
     expect(replayed.text).toContain('#5 STATUS bob: [redacted]');
@@ -121,18 +124,21 @@ describe('data lifecycle: redaction, rebuild, deletion, erasure', () => {
   });
 
   it.each([
-    ['missing reason', 1, {}, 400, 'reason'],
-    ['blank reason', 1, { reason: '   ' }, 400, 'reason'],
-    ['reason not a string', 1, { reason: 7 }, 400, 'reason'],
-    ['unknown field', 1, { reason: 'x', extra: 1 }, 400, 'extra'],
+    ['missing reason', 4, {}, 400, 'reason'],
+    ['blank reason', 4, { reason: '   ' }, 400, 'reason'],
+    ['reason not a string', 4, { reason: 7 }, 400, 'reason'],
+    ['unknown field', 4, { reason: 'x', extra: 1 }, 400, 'extra'],
     ['seq not a number', 'abc', { reason: 'x' }, 400, 'seq'],
     ['seq zero', 0, { reason: 'x' }, 400, 'seq'],
     ['seq negative', -3, { reason: 'x' }, 400, 'seq'],
-    ['reason too long', 1, { reason: 'x'.repeat(1001) }, 400, 'reason'],
+    ['reason too long', 4, { reason: 'x'.repeat(1001) }, 400, 'reason'],
   ])('bad input (%s) is a 400 naming the field and writes nothing', async (_what, seq, body, status, field) => {
+    const audited = (await t.admin.get('/api/v1/audit?limit=1000')).body.length;
     const res = await redact(alice, 'perm', seq, body);
     expect(res.status).toBe(status);
     expect(res.body.details.map((d: { field: string }) => d.field)).toContain(field);
+    expect((await t.admin.get('/api/v1/audit?limit=1000')).body).toHaveLength(audited);
+    expect((await alice.get('/api/v1/channels/perm/messages')).body[3]).toMatchObject({ content: 'p3' });
   });
 
   it('an unknown seq or channel is a 404', async () => {
@@ -201,5 +207,17 @@ describe('data lifecycle: redaction, rebuild, deletion, erasure', () => {
     expect(rows).toEqual([]);
     const audit = (await t.admin.get('/api/v1/audit?limit=1000')).body.filter((e: { reason?: string }) => e.reason === "agent 'dave' erased");
     expect(audit).toHaveLength(4);
+  });
+
+  it('MCP revoke_agent with erase true (admin) does the same, and answers how many it redacted', async () => {
+    const erin = await t.agent('erin');
+    await post(erin, 'erase-a', { type: 'STATUS', content: 'erin-s3cr3t' });
+    const mcp = await connectMcp(t.baseUrl, t.admin.token);
+    try {
+      expect(await useTool(mcp, 'revoke_agent', { name: 'erin', erase: true })).toMatchObject({ name: 'erin', erased: 1 });
+    } finally {
+      await mcp.close();
+    }
+    expect(await db.query(`SELECT seq FROM messages WHERE content LIKE '%erin-s3cr3t%'`)).toEqual([]);
   });
 });

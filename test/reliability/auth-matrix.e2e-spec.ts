@@ -33,6 +33,10 @@ interface Row {
   channelScoped?: boolean;
 }
 
+/** The private channel a member's or the admin's DELETE removes (`unique` starts with who is calling). */
+const DOOMED = ['member', 'admin'];
+const doomedFor = (unique: string): string | undefined => (DOOMED.includes(unique.split('-')[0]) ? `doomed-${unique.split('-')[0]}` : undefined);
+
 const statuses = (none: number, wrong: number, outsider: number, member: number, admin: number): Record<Who, number> => ({ none, wrong, outsider, member, admin });
 const ch = (channel: string, rest = '') => `/api/v1/channels/${channel}${rest}`;
 
@@ -66,6 +70,12 @@ const MATRIX: Row[] = [
     expect: statuses(401, 401, 404, 200, 200),
     channelScoped: true,
   },
+  // Data lifecycle (DESIGN §10). `member` created `vault`, so it may redact, rebuild and delete.
+  { method: 'POST', url: '/api/v1/channels/:name/messages/:seq/redact', call: (c) => ({ path: ch(c, '/messages/1/redact'), body: { reason: 'matrix' } }), expect: statuses(401, 401, 404, 200, 200), channelScoped: true },
+  { method: 'POST', url: '/api/v1/channels/:name/summary/rebuild', call: (c) => ({ path: ch(c, '/summary/rebuild') }), expect: statuses(401, 401, 404, 202, 202), channelScoped: true },
+  // The member and the admin each delete a private channel of their own (`vault` is needed by the rows after).
+  { method: 'DELETE', url: '/api/v1/channels/:name', call: (c, u) => ({ path: ch(doomedFor(u) ?? c) }), expect: statuses(401, 401, 404, 204, 204), channelScoped: true },
+  { method: 'GET', url: '/api/v1/audit', call: () => ({ path: '/api/v1/audit' }), expect: statuses(401, 401, 403, 403, 200) },
   { method: 'GET', url: '/api/v1/channels/:name/export', call: (c) => ({ path: ch(c, '/export') }), expect: statuses(401, 401, 404, 200, 200), channelScoped: true },
   // Archive, then unarchive (the member created the vault): it is writable again for the rows after.
   { method: 'POST', url: '/api/v1/channels/:name/archive', call: (c) => ({ path: ch(c, '/archive') }), expect: statuses(401, 401, 404, 200, 200), channelScoped: true },
@@ -120,6 +130,7 @@ describe('auth matrix: every endpoint × {no token, wrong token, non-member, mem
     await member.post(ch(PRIVATE, '/messages'), { type: 'QUERY', content: 'the code?', correlationId: THREAD });
     await member.post(ch(PRIVATE, '/messages'), { type: 'DONE', correlationId: THREAD });
     await waitFor(async () => (await member.get(ch(PRIVATE, `/threads/${THREAD}/summary`))).status === 200, 'the private thread summary');
+    for (const who of DOOMED) expect((await member.post('/api/v1/channels', { name: `doomed-${who}`, members: ['member'] })).status).toBe(201);
   });
   afterAll(() => t?.close());
 

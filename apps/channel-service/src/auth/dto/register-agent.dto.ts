@@ -1,4 +1,4 @@
-import { IsString, Matches, MinLength, NotEquals } from 'class-validator';
+import { IsBoolean, IsOptional, IsString, Matches, MinLength, NotEquals } from 'class-validator';
 import { ADMIN_NAME } from '../principal';
 
 export const AGENT_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
@@ -17,4 +17,11 @@ export class AgentNameDto {
   @IsString()
   @MinLength(1)
   name: string;
+}
+
+/** The `revoke_agent` tool's arguments: the agent, and whether to redact every message it sent. */
+export class RevokeAgentArgsDto extends AgentNameDto {
+  @IsOptional()
+  @IsBoolean()
+  erase?: boolean;
 }

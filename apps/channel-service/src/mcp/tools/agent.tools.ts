@@ -1,13 +1,17 @@
-import { ForbiddenException, Injectable } from '@nestjs/common';
+import { ForbiddenException, Injectable, Optional } from '@nestjs/common';
+import { AgentEraser } from '../../auth/agent-eraser';
 import { AuthService } from '../../auth/auth.service';
-import { AgentNameDto, RegisterAgentDto } from '../../auth/dto/register-agent.dto';
+import { AgentNameDto, RegisterAgentDto, RevokeAgentArgsDto } from '../../auth/dto/register-agent.dto';
 import { isAdmin } from '../../auth/principal';
 import { McpTool, McpToolGroup } from '../mcp-tool';
-import { required, toDto, toolInput } from '../tool-args';
+import { optional, required, toDto, toolInput } from '../tool-args';
 
 @Injectable()
 export class AgentTools implements McpToolGroup {
-  constructor(private readonly auth: AuthService) {}
+  constructor(
+    private readonly auth: AuthService,
+    @Optional() private readonly eraser?: AgentEraser,
+  ) {}
 
   tools(): McpTool[] {
     return [
@@ -32,14 +36,20 @@ export class AgentTools implements McpToolGroup {
         name: 'revoke_agent',
         description:
           'Admin only. Revokes an agent: its token is refused from the next request on, on every instance, and its name is ' +
-          'never registered again. Returns {name, revokedAt}; an unknown name fails.',
-        input: toolInput({ name: required({ type: 'string', description: 'The agent to revoke.' }) }),
+          'never registered again. With erase true, every message it sent is then redacted too (audited). Returns ' +
+          '{name, revokedAt} (and erased, how many messages, with erase); an unknown name fails.',
+        input: toolInput({
+          name: required({ type: 'string', description: 'The agent to revoke.' }),
+          erase: optional({ type: 'boolean', description: 'Also redact every message the agent sent (default false).' }),
+        }),
         annotations: { destructiveHint: true, idempotentHint: true },
         run: async (args, by) => {
           if (!isAdmin(by)) throw new ForbiddenException('This tool needs the admin token');
-          const dto = await toDto(AgentNameDto, args, { name: 'name' });
+          const dto = await toDto(RevokeAgentArgsDto, args, { name: 'name', erase: 'erase' });
           const agent = await this.auth.revoke(dto.name);
-          return { name: agent.name, revokedAt: agent.revokedAt };
+          const revoked = { name: agent.name, revokedAt: agent.revokedAt };
+          if (!dto.erase || !this.eraser) return revoked;
+          return { ...revoked, erased: await this.eraser.erase(agent.name, by) };
         },
       },
       {
