@@ -102,6 +102,27 @@ describe('retention', () => {
     expect(await keptSeqs('pinned')).toEqual([9, 10]);
   });
 
+  it('a redaction after retention rewinds to the base at worst, never below it, and keeps the base', async () => {
+    await create('rewound', { retention: { maxMessages: 3 } });
+    await post('rewound', 10);
+    await summarise('rewound'); // v1 through 10
+    await post('rewound', 5);
+    await summarise('rewound'); // v2 through 15
+    await retention.pass(); // through 12 at most: v1 (through 10)
+    expect(await base('rewound')).toEqual({ base_version: 1, watermark: '10' });
+    expect((await alice.post('/api/v1/channels/rewound/messages/11/redact', { reason: 'pasted a key' })).status).toBe(200);
+    // v2 covered 11 and is gone; the slot went back to the base's watermark, and the base is kept.
+    const versions = await db.query<{ version: number }>(
+      `SELECT h.version FROM channel_summary_history h JOIN channels c ON c.id = h.channel_id WHERE c.name = 'rewound' AND h.covers_through_seq >= 11`,
+    );
+    expect(versions.filter((v) => v.version === 2)).toEqual([]);
+    expect(await base('rewound')).toEqual({ base_version: 1, watermark: '10' });
+    const summary = (await alice.get('/api/v1/channels/rewound/summary')).body;
+    expect(summary.coversThroughSeq).toBeGreaterThanOrEqual(10);
+    expect(summary.firstSeq).toBe(11);
+    expect((await alice.post('/api/v1/channels/rewound/messages/10/redact', { reason: 'gone' })).status).toBe(404);
+  });
+
   it('removes messages past maxAgeDays once summarised, and says when to look again', async () => {
     await create('aged', { retention: { maxAgeDays: 1 } });
     await post('aged', 6);

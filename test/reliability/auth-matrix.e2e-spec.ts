@@ -80,6 +80,10 @@ const MATRIX: Row[] = [
   // The member and the admin each delete a private channel of their own (`vault` is needed by the rows after).
   { method: 'DELETE', url: '/api/v1/channels/:name', call: (c, u) => ({ path: ch(doomedFor(u) ?? c) }), expect: statuses(401, 401, 404, 204, 204), channelScoped: true },
   { method: 'GET', url: '/api/v1/audit', call: () => ({ path: '/api/v1/audit' }), expect: statuses(401, 401, 403, 403, 200) },
+  { method: 'GET', url: '/api/v1/channels/:name/export', call: (c) => ({ path: ch(c, '/export') }), expect: statuses(401, 401, 404, 200, 200), channelScoped: true },
+  // Archive, then unarchive (the member created the vault): it is writable again for the rows after.
+  { method: 'POST', url: '/api/v1/channels/:name/archive', call: (c) => ({ path: ch(c, '/archive') }), expect: statuses(401, 401, 404, 200, 200), channelScoped: true },
+  { method: 'POST', url: '/api/v1/channels/:name/unarchive', call: (c) => ({ path: ch(c, '/unarchive') }), expect: statuses(401, 401, 404, 200, 200), channelScoped: true },
   // MCP: the transport answers 401 itself; tools are covered tool by tool below.
   { method: 'POST', url: '/mcp', call: () => ({ path: '/mcp', body: { jsonrpc: '2.0', id: 1, method: 'tools/list' } }), expect: statuses(401, 401, 200, 200, 200) },
   { method: 'GET', url: '/mcp', call: () => ({ path: '/mcp' }), expect: statuses(401, 401, 405, 405, 405) },

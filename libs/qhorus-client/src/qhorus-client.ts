@@ -7,6 +7,7 @@ import { OperationId, OPERATIONS } from './generated/operations';
 import type { CallArgs, OperationResult } from './operation-types';
 import { AnthropicMessage, ContextResponse, OpenAIChatMessage, toAnthropicMessages, toOpenAIMessages } from './provider-messages';
 import { QhorusError } from './qhorus-error';
+import { ndjsonLines } from './ndjson-lines';
 
 type Schemas = components['schemas'];
 /** A channel as GET /channels answers it to its reader: with the caller's `readThroughSeq` and `unread`. */
@@ -22,6 +23,12 @@ export type WebhookAttempt = Schemas['WebhookAttemptResponse'];
 export type SearchResult = Schemas['SearchResultResponse'];
 export type SearchPage = Schemas['SearchResponse'];
 type Query<K extends OperationId> = NonNullable<CallArgs<K>['query']>;
+
+/** One line of `GET /channels/{name}/export`: the channel first, then each kept message, then the summary. */
+export type ExportLine =
+  | ({ kind: 'channel' } & Schemas['ChannelResponse'])
+  | ({ kind: 'message' } & Message)
+  | ({ kind: 'summary' } & Summary);
 
 export interface QhorusClientOptions {
   /** The service's root URL, e.g. http://localhost:3000 (the /api/v1 prefix is in the paths). */
@@ -181,8 +188,9 @@ export class QhorusClient {
   createChannel(channel: CreateChannel) {
     return this.call('ChannelsController_create', { body: channel });
   }
-  listChannels() {
-    return this.call('ChannelsController_list');
+  /** The channels the caller may read; archived ones only with `{ archived: true }`. */
+  listChannels(query: Query<'ChannelsController_list'> = {}) {
+    return this.call('ChannelsController_list', { query });
   }
   getChannel(name: string) {
     return this.call('ChannelsController_get', { path: { name } });
@@ -193,6 +201,35 @@ export class QhorusClient {
   /** Moves the caller's read cursor to `throughSeq` (never back: a lower one answers the current cursor). */
   markRead(name: string, throughSeq: number): Promise<ReadCursor> {
     return this.call('ChannelsController_markRead', { path: { name }, body: { throughSeq } });
+  }
+
+  // Data lifecycle: archive and export (DESIGN §10)
+  /** Makes the channel read-only and stops its summary jobs (the creator or the admin). */
+  archiveChannel(name: string) {
+    return this.call('ChannelArchiveController_archiveChannel', { path: { name } });
+  }
+  unarchiveChannel(name: string) {
+    return this.call('ChannelArchiveController_unarchiveChannel', { path: { name } });
+  }
+  /**
+   * The channel as its export streams it: the channel line, each kept message (a redacted one as
+   * a tombstone), then the current summary, parsed line by line as they arrive (memory stays one
+   * line, whatever the channel's length). Stopping the iteration early ends the download.
+   */
+  async *exportChannel(name: string, options: { signal?: AbortSignal } = {}): AsyncGenerator<ExportLine> {
+    const path = OPERATIONS.ExportController_export.path.replace('{name}', encodeURIComponent(name));
+    const described = `GET ${this.baseUrl}${path}`;
+    let response: Response;
+    try {
+      response = await this.fetchImpl(`${this.baseUrl}${path}`, { headers: this.authHeaders(), signal: options.signal });
+    } catch (err) {
+      throw QhorusError.unreachable(described, err);
+    }
+    if (!response.ok || !response.body) {
+      const body = await response.json().catch(() => undefined);
+      throw QhorusError.fromAnswer(response.status, response.statusText, body, described, response.headers.get('retry-after'));
+    }
+    yield* ndjsonLines<ExportLine>(response.body);
   }
 
   // Messages

@@ -26,18 +26,22 @@ interface DueRow {
 
 /**
  * The ONE query per batch: the due channels, oldest due first, from the partial index
- * channels_retention_due_idx alone (a range up to now), each locked with its summary slot.
- * SKIP LOCKED: another instance's batch, a post or a summary commit holding either row leaves
- * the channel to a later batch instead of waiting (and the slot is locked before the summary
- * commit could take it, so the two never wait on each other in opposite orders).
+ * channels_retention_due_idx alone (a range up to now), then each channel and its summary slot
+ * looked up by key and locked. SKIP LOCKED: another instance's batch, a post or a summary commit
+ * holding either row leaves the channel to a later batch instead of waiting (and the slot is
+ * locked before the summary commit could take it, so the two never wait on each other in
+ * opposite orders). The lookup is LATERAL so it stays two primary-key probes per due channel
+ * whatever the planner guesses of the candidates (a join was planned as a scan of every slot).
  */
 export const DUE_CHANNELS_SQL = `
-  SELECT c.id, c.name, c.first_seq, c.last_seq, c.retention_max_age_days, c.retention_max_messages, now() AS now
-  FROM channels c JOIN channel_summaries s ON s.channel_id = c.id
-  WHERE c.retention_due_at <= now()
-  ORDER BY c.retention_due_at
-  LIMIT $1
-  FOR UPDATE OF c, s SKIP LOCKED`;
+  SELECT x.*, now() AS now
+  FROM (SELECT id FROM channels WHERE retention_due_at <= now() ORDER BY retention_due_at LIMIT $1) d
+  CROSS JOIN LATERAL (
+    SELECT c.id, c.name, c.first_seq, c.last_seq, c.retention_max_age_days, c.retention_max_messages
+    FROM channels c JOIN channel_summaries s ON s.channel_id = c.id
+    WHERE c.id = d.id
+    FOR UPDATE OF c, s SKIP LOCKED
+  ) x`;
 
 /** The kept summary versions past the kept start (the history is bounded: a few dozen rows), each with the post time of the message at its watermark. */
 const VERSIONS_SQL = `
