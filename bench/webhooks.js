@@ -35,6 +35,8 @@ const SIZES = {
 const SERVICE_ENV = { QHORUS_WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', QHORUS_RATE_LIMIT_PER_SECOND: '100000', QHORUS_RATE_LIMIT_BURST: '100000' };
 const TICK_MS = 2;
 const POLL_MS = 100;
+/** Longer than the service's QHORUS_WEBHOOK_POLL_MS (its default): every instance has seen the hooks come or go. */
+const HOOKS_SEEN_MS = 1_500;
 const DRAIN_TIMEOUT_MS = 300_000;
 const nowMs = () => Number(process.hrtime.bigint()) / 1e6;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -116,23 +118,31 @@ async function throughputAndLatency(stamp, poolSize, receiver) {
     const channels = Array.from({ length: SIZES.CONNECTIONS }, (_, i) => `post-${i}`);
     for (const name of [...channels, 'lat']) await admin.expectOk('POST', '/api/v1/channels', { name, summaryThreshold: 100000 });
 
-    log(`POST throughput: ${SIZES.CONNECTIONS} connections, ${SIZES.ROUNDS} × ${SIZES.THROUGHPUT_S} s without hooks, then with ${SIZES.HOOKS}`);
-    await closedLoopPosts(clients, channels, 1); // warm-up
-    const without = [];
-    for (let r = 0; r < SIZES.ROUNDS; r++) without.push(await closedLoopPosts(clients, channels, SIZES.THROUGHPUT_S));
+    log(`POST throughput: ${SIZES.CONNECTIONS} connections, ${SIZES.ROUNDS} × ${SIZES.THROUGHPUT_S} s without and with ${SIZES.HOOKS} hooks, alternating`);
     const hookIds = [];
     for (let i = 0; i < SIZES.HOOKS; i++) {
       hookIds.push((await admin.expectOk('POST', '/api/v1/webhooks', { url: receiver.url, events: ['message.posted'], channels: [`elsewhere-${i}`] })).id);
     }
-    await sleep(1500); // every instance has seen that hooks exist (QHORUS_WEBHOOK_POLL_MS)
+    // The hooks are switched off and on in SQL between rounds; the service sees it within its poll.
+    const setHooks = async (enabled) => {
+      await withClient(db.url, (c) => c.query(`UPDATE webhooks SET disabled_at = ${enabled ? 'NULL' : 'now()'}`));
+      await sleep(HOOKS_SEEN_MS);
+    };
+    await closedLoopPosts(clients, channels, 1); // warm-up
+    const without = [];
     const withHooks = [];
-    for (let r = 0; r < SIZES.ROUNDS; r++) withHooks.push(await closedLoopPosts(clients, channels, SIZES.THROUGHPUT_S));
+    for (let r = 0; r < SIZES.ROUNDS; r++) {
+      await setHooks(false);
+      without.push(await closedLoopPosts(clients, channels, SIZES.THROUGHPUT_S));
+      await setHooks(true);
+      withHooks.push(await closedLoopPosts(clients, channels, SIZES.THROUGHPUT_S));
+    }
     const outboxLeft = await withClient(db.url, async (c) => (await c.query('SELECT count(*)::int AS n FROM webhook_outbox')).rows[0].n);
 
     for (const id of hookIds) await admin.expectOk('DELETE', `/api/v1/webhooks/${id}`);
     log(`latency: ${SIZES.RATE} msg/s for ${SIZES.LATENCY_S} s to ${SIZES.FANOUT} hooks`);
     for (let i = 0; i < SIZES.FANOUT; i++) await admin.expectOk('POST', '/api/v1/webhooks', { url: receiver.url, events: ['message.posted'], channels: ['lat'] });
-    await sleep(1500);
+    await sleep(HOOKS_SEEN_MS);
     receiver.arrivals.length = 0;
     const sentAt = await pacedPosts(clients[0], 'lat', SIZES.RATE, SIZES.LATENCY_S);
     const expected = sentAt.size * SIZES.FANOUT;

@@ -25,9 +25,11 @@ export class Webhooks1765820000000 implements MigrationInterface {
         disabled_at      timestamptz,
         disabled_reason  text
       )`);
-    // GET /webhooks per owner, newest last; the post statement's "any hook enabled?" probe.
+    // GET /webhooks per owner, oldest first (and the fan-out of addressed events by owner); the post statement's "any hook enabled?" probe.
     await q.query(`CREATE INDEX webhooks_owner_idx ON webhooks (owner, created_at, id)`);
     await q.query(`CREATE INDEX webhooks_enabled_idx ON webhooks (id) WHERE disabled_at IS NULL`);
+    // The fan-out's hooks of a batch's channels (it reads the enabled hooks once per batch, not per event).
+    await q.query(`CREATE INDEX webhooks_channels_idx ON webhooks USING gin (channels) WHERE disabled_at IS NULL`);
     await q.query(`
       CREATE TABLE webhook_outbox (
         id          bigserial PRIMARY KEY,

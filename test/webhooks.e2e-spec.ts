@@ -1,7 +1,8 @@
 import { Webhook } from 'standardwebhooks';
 import { ApiClient, waitFor } from './support/http';
 import { connectMcp } from './support/mcp-client';
-import { startTestApp, TestApp } from './support/test-app';
+import { parsePrometheusText, sampleValue } from './support/prometheus-text';
+import { startAnotherInstance, startTestApp, TestApp } from './support/test-app';
 import { ReceivedWebhook, WebhookReceiver } from './support/webhook-receiver';
 
 /** Short retries so a test sees several attempts; loopback allowed (the receivers live there). */
@@ -152,6 +153,24 @@ describe('webhooks (DESIGN §11)', () => {
     expect(rx.received.filter((r) => r.json.data.channel === 'secret')).toEqual([]);
   });
 
+  it('checks access again at every attempt: a member removed before the retry gets nothing more', async () => {
+    expect((await alice.post('/api/v1/channels', { name: 'shrinking', members: ['alice', 'bob'], summaryThreshold: 10_000 })).status).toBe(201);
+    const rx = await receiver(() => 500);
+    const hook = await subscribe(bob, { url: rx.url, events: ['message.posted'], channels: ['shrinking'] });
+    await post(alice, 'shrinking', { content: 'for the members' });
+    await waitFor(async () => rx.received.length === 1, 'the first (failed) attempt');
+    expect((await alice.patch('/api/v1/channels/shrinking', { members: ['alice'] })).status).toBe(200);
+    const log = await waitFor(async () => {
+      const res = await t.admin.get(`/api/v1/webhooks/${hook.id}/deliveries`);
+      return res.body.some((a: any) => a.error?.startsWith('not sent')) && res.body;
+    }, 'the retry dropped');
+    expect(log[0].error).toBe("not sent: the owner may no longer read channel 'shrinking'");
+    // Nothing after the drop (an attempt in flight at the PATCH may have come before it).
+    const received = rx.received.length;
+    await new Promise((r) => setTimeout(r, 800));
+    expect(rx.received).toHaveLength(received);
+  });
+
   it("a revoked agent's hook gets nothing", async () => {
     const dave = await t.agent('dave');
     const rx = await receiver();
@@ -199,6 +218,16 @@ describe('webhooks (DESIGN §11)', () => {
     expect((await carol.get('/api/v1/webhooks/wh_nonexistent')).status).toBe(404);
   });
 
+  it('counts attempts by outcome, disabled hooks and the delivery lag in /metrics', async () => {
+    const samples = parsePrometheusText((await t.admin.get('/metrics')).body);
+    // By now this file has delivered, failed (500 × 2), been answered 410 and dropped nothing it should send.
+    expect(sampleValue(samples, 'qhorus_webhook_attempts_total', { outcome: 'delivered' })).toBeGreaterThanOrEqual(5);
+    expect(sampleValue(samples, 'qhorus_webhook_attempts_total', { outcome: 'failed' })).toBeGreaterThanOrEqual(2);
+    expect(sampleValue(samples, 'qhorus_webhook_attempts_total', { outcome: 'gone' })).toBe(1);
+    expect(sampleValue(samples, 'qhorus_webhooks_disabled_total', { reason: 'gone' })).toBe(1);
+    expect(sampleValue(samples, 'qhorus_webhook_delivery_lag_seconds_count')).toBeGreaterThanOrEqual(5);
+  });
+
   it('the MCP server tells an agent how it is reached when it is not running', async () => {
     const mcp = await connectMcp(t.baseUrl, alice.token);
     try {
@@ -243,7 +272,7 @@ describe('webhooks on the in-process queue (no Redis)', () => {
   let rx: WebhookReceiver;
 
   beforeAll(async () => {
-    t = await startTestApp('webhooks-inproc', { env: WEBHOOK_TEST_ENV, inProcessQueue: true });
+    t = await startTestApp('webhooks-inproc', { env: { ...WEBHOOK_TEST_ENV, QHORUS_MAX_WEBHOOKS_PER_AGENT: '2' }, inProcessQueue: true });
     rx = await new WebhookReceiver().start();
   });
   afterAll(async () => {
@@ -261,32 +290,50 @@ describe('webhooks on the in-process queue (no Redis)', () => {
     await new Promise((r) => setTimeout(r, 500));
     expect(rx.received.map((r) => r.json.data.content).sort()).toEqual(['a', 'b', 'c']);
   });
+
+  it('refuses an agent its third hook with QHORUS_MAX_WEBHOOKS_PER_AGENT=2 (403 naming the quota); the admin is not limited', async () => {
+    const erin = await t.agent('erin');
+    const body = { url: rx.url, events: ['message.addressed'] };
+    expect((await erin.post('/api/v1/webhooks', body)).status).toBe(201);
+    expect((await erin.post('/api/v1/webhooks', body)).status).toBe(201);
+    const third = await erin.post('/api/v1/webhooks', body);
+    expect(third.status).toBe(403);
+    expect(third.body.message).toMatch(/QHORUS_MAX_WEBHOOKS_PER_AGENT/);
+    for (let i = 0; i < 3; i++) expect((await t.admin.post('/api/v1/webhooks', body)).status).toBe(201);
+  });
 });
 
 describe.each([
-  ['BullMQ', false],
+  ['BullMQ, posted on an api instance', false],
   ['in-process', true],
 ])('webhooks woken by the post, not the poll (%s)', (_driver, inProcessQueue) => {
   /** Far longer than the test waits: only the wake-up can deliver in time. */
-  const NO_POLL_MS = '600000';
+  const NO_POLL_ENV = { ...WEBHOOK_TEST_ENV, QHORUS_WEBHOOK_POLL_MS: '600000' };
   let t: TestApp;
   let rx: WebhookReceiver;
+  let poster: ApiClient;
+  let api: Awaited<ReturnType<typeof startAnotherInstance>> | null = null;
 
   beforeAll(async () => {
-    t = await startTestApp('webhooks-wake', { env: { ...WEBHOOK_TEST_ENV, QHORUS_WEBHOOK_POLL_MS: NO_POLL_MS }, inProcessQueue });
+    t = await startTestApp('webhooks-wake', { env: NO_POLL_ENV, inProcessQueue });
     rx = await new WebhookReceiver().start();
+    const alice = await t.agent('alice');
+    await alice.post('/api/v1/channels', { name: 'c', summaryThreshold: 10_000 });
+    expect((await t.admin.post('/api/v1/webhooks', { url: rx.url, events: ['message.posted'] })).status).toBe(201);
+    // With Redis, posts go to an instance that runs no worker (started once a hook exists, which it
+    // reads at start): only the BullMQ wake-up reaches t's deliverer.
+    if (!inProcessQueue) api = await startAnotherInstance(t, { env: NO_POLL_ENV });
+    poster = api ? new ApiClient(api.baseUrl, alice.token) : alice;
   });
   afterAll(async () => {
+    await api?.app.close();
     await t?.close();
     await rx?.stop();
   });
 
   it('delivers each post within seconds', async () => {
-    const alice = await t.agent('alice');
-    await alice.post('/api/v1/channels', { name: 'c', summaryThreshold: 10_000 });
-    expect((await t.admin.post('/api/v1/webhooks', { url: rx.url, events: ['message.posted'] })).status).toBe(201);
     for (let i = 1; i <= 3; i++) {
-      const sent = await alice.post('/api/v1/channels/c/messages', { content: `wake ${i}` });
+      const sent = await poster.post('/api/v1/channels/c/messages', { content: `wake ${i}` });
       await waitFor(async () => rx.received.some((r) => r.json.data.seq === sent.body.seq), `post ${i}`, 5_000);
     }
   });

@@ -104,6 +104,7 @@ export const CONFIG_DEFAULTS = {
   QHORUS_WEBHOOK_GIVE_UP_MS: 24 * 60 * 60 * 1000,
   QHORUS_WEBHOOK_LEASE_MS: 30_000,
   QHORUS_WEBHOOK_POLL_MS: 1_000,
+  QHORUS_WEBHOOK_WAKE_DELAY_MS: 10,
   QHORUS_WEBHOOK_CONCURRENCY: 16,
   QHORUS_WEBHOOK_FANOUT_BATCH: 100,
   QHORUS_WEBHOOK_MAX_RESPONSE_BYTES: 64 * 1024,
@@ -283,6 +284,8 @@ export class AppConfig {
   @TimerMs(100) QHORUS_WEBHOOK_LEASE_MS: number = CONFIG_DEFAULTS.QHORUS_WEBHOOK_LEASE_MS;
   /** How often workers look for due deliveries and unread outbox rows without being woken. */
   @TimerMs(10) QHORUS_WEBHOOK_POLL_MS: number = CONFIG_DEFAULTS.QHORUS_WEBHOOK_POLL_MS;
+  /** After a post, how long the wake-up waits for more posts to fan out with it (latency vs one fan-out per post). */
+  @TimerMs(0) QHORUS_WEBHOOK_WAKE_DELAY_MS: number = CONFIG_DEFAULTS.QHORUS_WEBHOOK_WAKE_DELAY_MS;
   /** Deliveries in flight per worker process. */
   @Transform(toInt) @IsInt() @Min(1) QHORUS_WEBHOOK_CONCURRENCY: number = CONFIG_DEFAULTS.QHORUS_WEBHOOK_CONCURRENCY;
   /** Outbox rows fanned out to hooks per statement. */

@@ -109,7 +109,8 @@ export class WebhookDeliverer implements OnApplicationBootstrap, BeforeApplicati
         .catch((err: Error) => this.logger.warn({ webhookId: d.webhook_id, eventId: d.id, err: err.message }, 'webhook delivery not recorded; retried after its lease'))
         .finally(() => {
           this.inFlight.delete(run);
-          this.drain();
+          // Claim again once half the slots are free: one claim for many slots, not one per delivery.
+          if (this.inFlight.size <= this.config.QHORUS_WEBHOOK_CONCURRENCY / 2) this.drain();
         });
       this.inFlight.add(run);
     }

@@ -10,13 +10,15 @@ import { WebhooksRepository } from './webhooks.repository';
 /**
  * Wakes the deliverers after a commit that may have written the outbox. The post's hot path
  * costs a boolean test while no hook is enabled anywhere (re-read every QHORUS_WEBHOOK_POLL_MS,
- * set at once by a create on this instance); otherwise one coalesced wake-up.
+ * set at once by a create on this instance); otherwise a timer: the posts of the next
+ * QHORUS_WEBHOOK_WAKE_DELAY_MS share one wake-up (one fan-out for all of them).
  */
 @Injectable()
 export class WebhookWake implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(WebhookWake.name);
   private anyEnabled = false;
   private timer: NodeJS.Timeout | null = null;
+  private wake: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly kick: WebhookKick,
@@ -31,16 +33,17 @@ export class WebhookWake implements OnApplicationBootstrap, BeforeApplicationShu
 
   beforeApplicationShutdown(): void {
     if (this.timer) clearInterval(this.timer);
+    if (this.wake) clearTimeout(this.wake);
   }
 
   @OnEvent(MessagePostedEvent.NAME)
   onMessagePosted(event: MessagePostedEvent): void {
-    if (this.anyEnabled && event.message.type !== MessageType.EVENT) this.kick.notify();
+    if (this.anyEnabled && event.message.type !== MessageType.EVENT) this.soon();
   }
 
   @OnEvent(SummaryUpdatedEvent.NAME)
   onSummaryUpdated(): void {
-    if (this.anyEnabled) this.kick.notify();
+    if (this.anyEnabled) this.soon();
   }
 
   /** A hook was created here: wake-ups start now, not at the next refresh. */
@@ -50,6 +53,15 @@ export class WebhookWake implements OnApplicationBootstrap, BeforeApplicationShu
 
   notify(): void {
     this.kick.notify();
+  }
+
+  /** One wake-up for the commits of the next few milliseconds. */
+  private soon(): void {
+    if (this.wake) return;
+    this.wake = setTimeout(() => {
+      this.wake = null;
+      this.kick.notify();
+    }, this.config.QHORUS_WEBHOOK_WAKE_DELAY_MS);
   }
 
   private async refresh(): Promise<void> {

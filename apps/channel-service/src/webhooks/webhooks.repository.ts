@@ -42,10 +42,13 @@ const ANY_ENABLED_SQL = `SELECT ${ANY_WEBHOOK_ENABLED_SQL} AS any`;
  * Fans a batch of outbox rows out to the matching hooks, in one statement: the rows are taken
  * (SKIP LOCKED: workers share the outbox) and become one delivery per hook and event, each with
  * its own webhook-id. Matching reads the message's and thread's columns that decide who gets it,
- * never its content, and applies the channel access rule in its SQL form for the hook's owner
- * (checked again in process at delivery time, when it counts). $1 batch size, $2 the admin's name.
+ * never its content. The hooks that can match anything in the batch are found once per batch —
+ * broadcast hooks (message.posted, summary.updated) of every channel or of one of the batch's
+ * channels, and the hooks of the agents the batch addresses or whose threads it closes — so the
+ * cost follows the hooks that may match, not every hook times every event. Then the channel access rule, in its SQL form, for the hook's
+ * owner (checked again in process at delivery time, when it counts). $1 batch size, $2 the admin's name.
  */
-const FAN_OUT_SQL = `
+export const FAN_OUT_SQL = `
   WITH o AS (
     DELETE FROM webhook_outbox WHERE id IN (SELECT id FROM webhook_outbox ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED)
     RETURNING channel_id, kind, seq, created_at
@@ -55,9 +58,14 @@ const FAN_OUT_SQL = `
     FROM o JOIN channels c ON c.id = o.channel_id
     LEFT JOIN messages m ON o.kind = 'message' AND m.channel_id = o.channel_id AND m.seq = o.seq
     LEFT JOIN threads t ON t.channel_id = o.channel_id AND t.correlation_id = m.correlation_id
+  ), hooks AS (
+    SELECT h.id, h.owner, h.events, h.channels, h.types FROM webhooks h
+    WHERE h.disabled_at IS NULL
+      AND ((h.events && '{message.posted,summary.updated}' AND (h.channels IS NULL OR h.channels && (SELECT array_agg(DISTINCT channel) FROM ev)))
+           OR h.owner = ANY(SELECT target FROM ev WHERE target IS NOT NULL UNION SELECT opener FROM ev WHERE closed))
   ), matched AS (
     SELECT ev.channel_id, ev.seq, ev.created_at, h.id AS webhook_id, e.type
-    FROM ev JOIN webhooks h ON h.disabled_at IS NULL AND (h.channels IS NULL OR ev.channel = ANY(h.channels))
+    FROM ev JOIN hooks h ON h.channels IS NULL OR ev.channel = ANY(h.channels)
     CROSS JOIN LATERAL unnest(h.events) AS e(type)
     WHERE ${readableSql('ev.members', { name: 'h.owner', admin: 'h.owner = $2' })}
       AND NOT EXISTS (SELECT 1 FROM agents a WHERE a.name = h.owner AND a.revoked_at IS NOT NULL)

@@ -9,9 +9,10 @@ const DRAIN_JOB = 'drain';
 const DRAIN_DEDUPLICATION = { id: DRAIN_JOB, keepLastIfActive: true };
 
 /**
- * Wake-ups through BullMQ: any instance (an `api` one too) adds a deduplicated drain job, a
- * worker process takes it and drains the outbox. At most one add is in flight per process
- * (the rest coalesce into one more), so a burst of posts costs a few Redis calls, not one each.
+ * Wake-ups through BullMQ: an `api` instance adds a deduplicated drain job, a worker process
+ * takes it and drains the outbox. An instance that is a worker itself drains at once instead (no
+ * Redis round trip on the post's path; other workers still poll). At most one add is in flight
+ * per process (the rest coalesce into one more).
  */
 export class BullmqWebhookKick extends WebhookKick {
   private readonly logger = new Logger(BullmqWebhookKick.name);
@@ -19,6 +20,8 @@ export class BullmqWebhookKick extends WebhookKick {
   private readonly queue: Queue;
   private workerConnection: IORedis | null = null;
   private worker: Worker | null = null;
+  /** Set on worker roles: this process drains the outbox itself. */
+  private localDrain: (() => void) | null = null;
   private adding = false;
   private again = false;
 
@@ -35,6 +38,7 @@ export class BullmqWebhookKick extends WebhookKick {
   }
 
   notify(): void {
+    if (this.localDrain) return this.localDrain();
     if (this.adding) {
       this.again = true;
       return;
@@ -53,6 +57,7 @@ export class BullmqWebhookKick extends WebhookKick {
   }
 
   async start(drain: () => void): Promise<void> {
+    this.localDrain = drain;
     this.workerConnection = new IORedis(this.redisUrl, { maxRetriesPerRequest: null });
     this.workerConnection.on('error', (err) => this.logger.debug({ err: err.message }, 'redis webhook worker connection error'));
     this.worker = new Worker(WEBHOOK_QUEUE_NAME, async () => drain(), { connection: this.workerConnection, prefix: this.prefix });
@@ -60,6 +65,7 @@ export class BullmqWebhookKick extends WebhookKick {
   }
 
   async close(): Promise<void> {
+    this.localDrain = null;
     await this.worker?.close(true);
     await this.queue.close();
     this.workerConnection?.disconnect();
