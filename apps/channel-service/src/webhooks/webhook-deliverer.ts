@@ -14,6 +14,14 @@ import { Dropped, isDropped, ownerPrincipal, renderMessagePayload, WebhookPayloa
 import { sendWebhook, SendOutcome } from './webhook-sender';
 import { checkTarget, WebhookTargetRefused } from './url-guard';
 import { WebhooksRepository } from './webhooks.repository';
+import { annotateSpan, inSpan } from '../telemetry/spans';
+
+/** DESIGN §13: webhook deliveries are traced. */
+const WEBHOOK_DELIVERY_SPAN = 'qhorus.webhook.delivery';
+const WEBHOOK_ID_ATTRIBUTE = 'qhorus.webhook.id';
+const WEBHOOK_EVENT_ATTRIBUTE = 'qhorus.webhook.event_type';
+const WEBHOOK_ATTEMPT_ATTRIBUTE = 'qhorus.webhook.attempt';
+const WEBHOOK_STATUS_ATTRIBUTE = 'http.response.status_code';
 
 const SUMMARY_EVENT = 'summary.updated';
 const USER_AGENT = 'qhorus-webhooks';
@@ -116,11 +124,18 @@ export class WebhookDeliverer implements OnApplicationBootstrap, BeforeApplicati
     }
   }
 
-  private async deliver(d: ClaimedDelivery, message: MessageRow | undefined): Promise<void> {
+  /** One attempt, as a `qhorus.webhook.delivery` span when tracing is on (no URL: it may carry a secret). */
+  private deliver(d: ClaimedDelivery, message: MessageRow | undefined): Promise<void> {
+    const attributes = { [WEBHOOK_ID_ATTRIBUTE]: d.webhook_id, [WEBHOOK_EVENT_ATTRIBUTE]: d.type, [WEBHOOK_ATTEMPT_ATTRIBUTE]: d.attempt };
+    return inSpan(WEBHOOK_DELIVERY_SPAN, attributes, () => this.attempt(d, message));
+  }
+
+  private async attempt(d: ClaimedDelivery, message: MessageRow | undefined): Promise<void> {
     if (d.hook_disabled) return void (await this.hooks.delivered(d.id, d.attempt));
     const payload = d.owner_revoked ? { dropped: `the owner '${d.owner}' was revoked` } : await this.render(d, message);
     if (isDropped(payload)) return this.drop(d, payload);
     const outcome = await this.send(d, payload);
+    annotateSpan({ [WEBHOOK_STATUS_ATTRIBUTE]: outcome.status ?? 0 });
     await this.hooks.logAttempt({ webhookId: d.webhook_id, eventId: d.id, type: d.type, attempt: d.attempt, ...outcome }, this.config.QHORUS_WEBHOOK_LOG_KEEP);
     if (outcome.status !== null && outcome.status >= 200 && outcome.status < 300) {
       this.metrics.attempts.inc({ outcome: 'delivered' });
