@@ -172,7 +172,7 @@ describe('operations: OpenAPI, metrics, health and logs', () => {
       const schemaOf = (op: any, status: string) => doc.components.schemas[op.responses[status].content['application/json'].schema.$ref.split('/').pop()];
       const revoke = doc.paths['/api/v1/agents/{name}'].delete;
       const rotate = doc.paths['/api/v1/agents/{name}/token'].post;
-      expect(Object.keys(schemaOf(revoke, '200').properties).sort()).toEqual(['name', 'revokedAt']);
+      expect(Object.keys(schemaOf(revoke, '200').properties).sort()).toEqual(['erased', 'name', 'revokedAt']);
       expect(Object.keys(schemaOf(rotate, '201').properties).sort()).toEqual(['name', 'rotatedAt', 'token']);
       for (const op of [revoke, rotate]) {
         expect(op.responses['403'].description).toMatch(/admin/);

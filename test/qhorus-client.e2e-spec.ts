@@ -1,14 +1,19 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { AddressInfo } from 'node:net';
+import { Webhook } from 'standardwebhooks';
 import { ChannelEvent, QhorusClient, QhorusError } from '@qhorus/client';
 import { LongPollWaits } from '../apps/channel-service/src/messages/long-poll-waits';
 import { freePort } from './support/free-port';
 import { waitFor } from './support/http';
 import { recordingFetch } from './support/recording-fetch';
 import { startTestApp, TEST_ADMIN_TOKEN, TestApp } from './support/test-app';
+import { WebhookReceiver } from './support/webhook-receiver';
 
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch'];
+
+/** One line of a channel's export (the package's index does not name the type). */
+type ExportLine = ReturnType<QhorusClient['exportChannel']> extends AsyncGenerator<infer L> ? L : never;
 
 async function failure(promise: Promise<unknown>): Promise<QhorusError> {
   const outcome = await promise.then(
@@ -26,6 +31,13 @@ async function take(stream: AsyncGenerator<ChannelEvent>, count: number): Promis
     out.push(e);
     if (out.filter((x) => x.event === 'message.posted').length === count) break;
   }
+  return out;
+}
+
+/** Every line of a channel's export, read to its end. */
+async function exported(stream: AsyncGenerator<ExportLine>): Promise<ExportLine[]> {
+  const out: ExportLine[] = [];
+  for await (const line of stream) out.push(line);
   return out;
 }
 
@@ -73,7 +85,8 @@ describe('@qhorus/client against the real service', () => {
   let bob: QhorusClient;
 
   beforeAll(async () => {
-    t = await startTestApp('qhorus-client', { inProcessQueue: true });
+    // Loopback allowed as a webhook target: the test's receiver lives there.
+    t = await startTestApp('qhorus-client', { inProcessQueue: true, env: { QHORUS_WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', QHORUS_WEBHOOK_POLL_MS: '100' } });
     admin = new QhorusClient({ baseUrl: t.baseUrl, token: TEST_ADMIN_TOKEN, fetch: recorder.fetch });
     const a = await admin.registerAgent('alice');
     const b = await admin.registerAgent('bob');
@@ -335,6 +348,88 @@ describe('@qhorus/client against the real service', () => {
     await alice.createChannel({ name: 'lc-erase' });
     await ginaClient.postMessage('lc-erase', { type: 'STATUS', content: 'gina was here' });
     expect(await admin.revokeAgent('gina', { erase: true })).toMatchObject({ name: 'gina', erased: 1 });
+  });
+
+  it('archive: an archived channel is read-only and listed only with archived=true; unarchived, it is back', async () => {
+    await alice.createChannel({ name: 'client-shelf' });
+    await alice.postMessage('client-shelf', { content: 'before the archive' });
+    expect(await failure(bob.archiveChannel('client-shelf'))).toMatchObject({ statusCode: 403 }); // not the creator
+    expect(await alice.archiveChannel('client-shelf')).toMatchObject({ name: 'client-shelf', archived: true, lastSeq: 1 });
+    expect((await bob.listChannels()).map((c) => c.name)).not.toContain('client-shelf');
+    expect((await bob.listChannels({ archived: false })).map((c) => c.name)).not.toContain('client-shelf');
+    expect((await bob.listChannels({ archived: true })).find((c) => c.name === 'client-shelf')).toMatchObject({ archived: true, lastSeq: 1 });
+    expect(await failure(alice.postMessage('client-shelf', { content: 'after the archive' }))).toMatchObject({ statusCode: 409, message: expect.stringMatching(/archived/) });
+    expect((await bob.listMessages('client-shelf')).map((m) => m.content)).toEqual(['before the archive']); // still readable
+    expect(await alice.unarchiveChannel('client-shelf')).toMatchObject({ name: 'client-shelf', archived: false });
+    expect((await bob.listChannels()).find((c) => c.name === 'client-shelf')).toMatchObject({ archived: false });
+    expect(await alice.postMessage('client-shelf', { content: 'after the archive' })).toMatchObject({ seq: 2 });
+  });
+
+  it('export: the NDJSON read line by line, the channel first, each message in seq order, the summary last; stopping early ends it', async () => {
+    await alice.createChannel({ name: 'client-export', summaryThreshold: 10_000 });
+    await alice.postBatch('client-export', [{ content: 'first entry' }, { type: 'QUERY', content: 'second entry?' }]);
+    await alice.overrideSummary('client-export', { text: 'Two entries.' });
+    const lines = await exported(bob.exportChannel('client-export'));
+    expect(lines.map((l) => l.kind)).toEqual(['channel', 'message', 'message', 'summary']);
+    expect(lines[0]).toMatchObject({ kind: 'channel', name: 'client-export', createdBy: 'alice', lastSeq: 2 });
+    expect(lines.flatMap((l) => (l.kind === 'message' ? [[l.seq, l.type, l.content]] : []))).toEqual([
+      [1, 'STATUS', 'first entry'],
+      [2, 'QUERY', 'second entry?'],
+    ]);
+    expect(lines[3]).toMatchObject({ kind: 'summary', channel: 'client-export', text: 'Two entries.' });
+    const first: ExportLine[] = [];
+    for await (const line of bob.exportChannel('client-export')) {
+      first.push(line);
+      break; // ends the download
+    }
+    expect(first).toEqual([lines[0]]);
+    expect(await failure(exported(bob.exportChannel('no-such-channel')))).toMatchObject({ statusCode: 404 });
+  });
+
+  it('search: finds a posted word in the channels the caller may read, with a snippet; filters by channel; `-word` excludes', async () => {
+    await alice.createChannel({ name: 'client-search', summaryThreshold: 10_000 });
+    await alice.createChannel({ name: 'client-search-private', members: ['alice'], summaryThreshold: 10_000 });
+    const hit = await alice.postMessage('client-search', { content: 'The flamingo migration is scheduled for Friday.' });
+    await alice.postMessage('client-search', { content: 'Nothing about birds here.' });
+    const hidden = await alice.postMessage('client-search-private', { content: 'flamingo secrets' });
+    const page = await bob.search('flamingo');
+    expect(page.results.map((r) => [r.channel, r.seq])).toEqual([['client-search', hit.seq]]); // not the private one
+    expect(page.results[0]).toMatchObject({ sender: 'alice', type: 'STATUS', snippet: expect.stringMatching(/flamingo/i) });
+    expect(page.nextCursor).toBeNull();
+    expect((await alice.search('flamingo')).results.map((r) => r.channel).sort()).toEqual(['client-search', 'client-search-private']);
+    expect((await alice.search('flamingo', { channel: 'client-search-private' })).results.map((r) => r.seq)).toEqual([hidden.seq]);
+    expect((await alice.search('flamingo -secrets')).results.map((r) => r.channel)).toEqual(['client-search']);
+    expect((await bob.search('zeppelin')).results).toEqual([]);
+  });
+
+  it('webhooks: create (its secret shown once), list, get, test (delivered signed, in the deliveries log), delete', async () => {
+    const rx = await new WebhookReceiver().start();
+    try {
+      await bob.createChannel({ name: 'client-hooks' });
+      const created = await bob.createWebhook({ url: rx.url, events: ['message.posted'], channels: ['client-hooks'] });
+      expect(created).toMatchObject({ owner: 'bob', url: rx.url, events: ['message.posted'], channels: ['client-hooks'], disabledAt: null, secret: expect.stringMatching(/^whsec_/) });
+      expect((await bob.listWebhooks()).map((h) => h.id)).toEqual([created.id]);
+      expect((await admin.listWebhooks()).map((h) => h.id)).toContain(created.id);
+      const got = await bob.getWebhook(created.id);
+      expect(got).toMatchObject({ id: created.id, owner: 'bob', url: rx.url });
+      expect(got).not.toHaveProperty('secret');
+      expect(await failure(alice.getWebhook(created.id))).toMatchObject({ statusCode: 404 }); // another agent's
+      const { eventId } = await bob.testWebhook(created.id);
+      const [r] = await waitFor(async () => rx.ofType('webhook.test').length > 0 && rx.ofType('webhook.test'), 'the test event');
+      expect(r.headers['webhook-id']).toBe(eventId);
+      expect(new Webhook(created.secret).verify(r.body, r.headers)).toMatchObject({ type: 'webhook.test', data: { webhookId: created.id } });
+      const log = await waitFor(async () => {
+        const attempts = await bob.webhookDeliveries(created.id);
+        return attempts.length > 0 && attempts;
+      }, 'the logged attempt');
+      expect(log).toEqual([expect.objectContaining({ eventId, type: 'webhook.test', attempt: 1, status: 200 })]);
+      expect(await bob.webhookDeliveries(created.id, { limit: 1 })).toHaveLength(1);
+      expect(await bob.deleteWebhook(created.id)).toMatchObject({ id: created.id, owner: 'bob' });
+      expect(await bob.listWebhooks()).toEqual([]);
+      expect(await failure(bob.getWebhook(created.id))).toMatchObject({ statusCode: 404 });
+    } finally {
+      await rx.stop();
+    }
   });
 
   it('has exercised every operation of the document through the client (this file covers every route)', () => {

@@ -41,6 +41,9 @@ describe('redaction leaves no copy anywhere (Postgres, BullMQ)', () => {
         'MCP check_messages {"channel":"vault"}',
         'MCP get_channel_summary {"channel":"vault"}',
         'MCP resources/read qhorus://channels/vault/summary',
+        `GET /api/v1/search?q=${encodeURIComponent(secret)}`,
+        `GET ${c}/export`,
+        `MCP search_messages {"query":"${secret}"}`,
       ]),
     );
     expect(dataDump(t.databaseUrl)).toContain(secret);

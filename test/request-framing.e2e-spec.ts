@@ -118,9 +118,12 @@ describe('request framing: bytes, charsets, encodings and repeated headers are r
   });
 
   it('routes that take no query parameters refuse one by name', async () => {
-    for (const path of ['/api/v1/channels?limt=5', '/api/v1/agents?limit=-1', '/api/v1/channels/framing?x=1', '/api/v1/channels/framing/summary?fresh=1']) {
+    for (const path of ['/api/v1/agents?limit=-1', '/api/v1/channels/framing?x=1', '/api/v1/channels/framing/summary?fresh=1']) {
       const res = await t.admin.get(path);
       expect({ path, status: res.status, problems: res.body.details?.[0]?.problems }).toEqual({ path, status: 400, problems: ['is not a query parameter of this route (it takes none)'] });
     }
+    // GET /channels takes one (`archived`, DESIGN §10): any other is refused by name too.
+    const listing = await t.admin.get('/api/v1/channels?limt=5');
+    expect({ status: listing.status, details: listing.body.details }).toEqual({ status: 400, details: [{ field: 'limt', problems: [expect.stringContaining('should not exist')] }] });
   });
 });

@@ -13,7 +13,8 @@ describe('thread index migration: backfill', () => {
 
   beforeAll(async () => {
     db = await createTestDatabase('thread-backfill');
-    const before = MIGRATIONS.filter((m) => m !== ThreadIndex1765600000000);
+    // Every migration before the thread index (later ones may build on its table).
+    const before = MIGRATIONS.slice(0, MIGRATIONS.indexOf(ThreadIndex1765600000000));
     const old = new DataSource({ ...dataSourceOptions(db.url, 1), migrations: before } as never);
     await old.initialize();
     await old.runMigrations({ transaction: 'all' });

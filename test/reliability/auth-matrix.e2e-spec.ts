@@ -79,6 +79,8 @@ const MATRIX: Row[] = [
   { method: 'POST', url: '/api/v1/channels/:name/summary/rebuild', call: (c) => ({ path: ch(c, '/summary/rebuild') }), expect: statuses(401, 401, 404, 202, 202), channelScoped: true },
   // The member and the admin each delete a private channel of their own (`vault` is needed by the rows after).
   { method: 'DELETE', url: '/api/v1/channels/:name', call: (c, u) => ({ path: ch(doomedFor(u) ?? c) }), expect: statuses(401, 401, 404, 204, 204), channelScoped: true },
+  // Search (DESIGN §12): anyone with a token searches what it may read; a channel it cannot read is a 404.
+  { method: 'GET', url: '/api/v1/search', call: (c) => ({ path: `/api/v1/search?q=matrix&channel=${c}` }), expect: statuses(401, 401, 404, 200, 200), channelScoped: true },
   { method: 'GET', url: '/api/v1/audit', call: () => ({ path: '/api/v1/audit' }), expect: statuses(401, 401, 403, 403, 200) },
   { method: 'GET', url: '/api/v1/channels/:name/export', call: (c) => ({ path: ch(c, '/export') }), expect: statuses(401, 401, 404, 200, 200), channelScoped: true },
   // Archive, then unarchive (the member created the vault): it is writable again for the rows after.

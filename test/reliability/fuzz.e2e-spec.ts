@@ -28,7 +28,8 @@ async function send(baseUrl: string, r: FuzzRequest): Promise<Answer> {
   }
   const text = await res.text();
   let body: unknown = text;
-  if (contentType.includes('json') && text) body = JSON.parse(text);
+  // One JSON document (NDJSON, an export, is lines of them: kept as text).
+  if (contentType.startsWith('application/json') && text) body = JSON.parse(text);
   return { status: res.status, contentType, body };
 }
 

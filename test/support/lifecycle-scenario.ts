@@ -14,6 +14,7 @@ export interface SecretScenario {
   correlationId: string;
   /** The seq of the message that carried the secret. */
   seq: number;
+  secret: string;
 }
 
 /**
@@ -41,7 +42,7 @@ export async function postSecret(alice: ApiClient, bob: ApiClient, channel: stri
     return r.status === 200 ? r.body : null;
   }, 'the thread summary');
   expect(threadSummary.text).toContain(secret);
-  return { channel, correlationId, seq: q.body.seq };
+  return { channel, correlationId, seq: q.body.seq, secret };
 }
 
 /** Waits until the summary has replayed past the redaction and the thread is summarised again from the tombstone. */
@@ -77,6 +78,11 @@ export async function readEverySurface(client: ApiClient, s: SecretScenario): Pr
     `${c}/threads/${s.correlationId}`,
     `${c}/threads/${s.correlationId}/summary`,
     '/api/v1/inbox',
+    // Search (DESIGN §12): a redacted message never matches, and no snippet quotes it.
+    `/api/v1/search?q=${encodeURIComponent(s.secret)}`,
+    `/api/v1/search?q=${encodeURIComponent(`"${s.secret}"`)}&channel=${s.channel}`,
+    // Export (DESIGN §10): tombstones only.
+    `${c}/export`,
   ];
   const out: Record<string, string> = {};
   for (const path of rest) {
@@ -95,6 +101,7 @@ export async function readEverySurface(client: ApiClient, s: SecretScenario): Pr
   try {
     const tools: [string, Record<string, unknown>][] = [
       ['list_channels', {}],
+      ['search_messages', { query: s.secret }],
       ['check_messages', { channel: s.channel }],
       ['check_messages', { channel: s.channel, correlation_id: s.correlationId, include_events: true }],
       ['wait_for_messages', { channel: s.channel, after_seq: 0, timeout_s: 1 }],

@@ -17,6 +17,8 @@ export const DEPENDS_ON = 'x-depends-on';
 export function deref(doc: OpenApiDoc, schema: Schema | undefined): Schema {
   let s = schema ?? {};
   for (let i = 0; s.$ref && i < 10; i++) s = doc.components?.schemas?.[String(s.$ref).split('/').pop()!] ?? {};
+  // A nullable reference (OpenAPI 3.0 ignores a $ref's siblings): `allOf: [$ref]` beside `nullable`.
+  if (s.allOf?.length === 1 && s.type === undefined) return { ...deref(doc, s.allOf[0]), nullable: s.nullable === true };
   return s;
 }
 

@@ -177,7 +177,12 @@ function deriveProperty(dto: DtoClass, property: string, rules: ValidationMetada
   const reads = new Set<string>();
   const whenUndefined = validatedWhen(property, conditions, undefined, reads);
   const whenNull = validatedWhen(property, conditions, null, reads);
-  if (!whenNull && !schema.$ref) schema.nullable = true;
+  if (!whenNull && schema.$ref) {
+    // OpenAPI 3.0 ignores a $ref's siblings: a nullable nested object is `allOf: [$ref]` beside `nullable`.
+    const ref = schema.$ref;
+    for (const key of Object.keys(schema) as (keyof typeof schema)[]) delete schema[key];
+    Object.assign(schema, { allOf: [{ $ref: ref }], nullable: true });
+  } else if (!whenNull) schema.nullable = true;
   const dependsOn = [...reads].sort();
   // Stated in the document, so a reader (and the mismatch test) knows `required` cannot say it all.
   if (dependsOn.length > 0) Object.assign(schema, { [DEPENDS_ON]: dependsOn });

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, HttpCode, HttpStatus, Param, Post, Query } from '@nestjs/common';
-import { ApiAcceptedResponse, ApiBearerAuth, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiAcceptedResponse, ApiBearerAuth, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal } from '../auth/auth.decorators';
 import { Principal } from '../auth/principal';
 import { NoBodyPipe } from '../common/no-body.pipe';
@@ -30,6 +30,7 @@ export class LifecycleController {
   @Post('messages/:seq/redact')
   @HttpCode(HttpStatus.OK)
   @ApiOperation({ summary: 'Redact a message (the sender, the channel creator or the admin)' })
+  @ApiParam({ name: 'seq', schema: { type: 'integer', minimum: 1 }, description: 'The message to redact' })
   @ApiOkResponse({ type: MessageResponse })
   async redact(
     @Param('name') name: string,

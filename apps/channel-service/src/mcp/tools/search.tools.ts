@@ -14,11 +14,11 @@ export class SearchTools implements McpToolGroup {
       {
         name: 'search_messages',
         // Compact: every character here is in every agent's context on every turn (issue 28's budget).
-        description: 'Full-text search of the channels you may read, best first. query: words, "a phrase", or, -word. Page with cursor = nextCursor.',
+        description: 'Search messages you may read, best first. query: words, "a phrase", or, -word. Next page: cursor = nextCursor.',
         input: toolInput({
           query: required({ type: 'string' }),
           channel: optional({ type: 'string' }),
-          limit: optional({ type: 'integer', schema: { minimum: 1 } }),
+          limit: optional({ type: 'integer' }),
           cursor: optional({ type: 'string' }),
         }),
         run: async (args, by) => {
