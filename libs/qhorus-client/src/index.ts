@@ -4,7 +4,7 @@
  * HTTP only, so it can ship on its own.
  */
 export { QhorusClient, DEFAULT_POST_ATTEMPTS, IDEMPOTENCY_HEADER } from './qhorus-client';
-export type { Channel, CreateChannel, CreateWebhook, InboxChange, InboxItem, Message, PostMessage, QhorusClientOptions, ReadCursor, SearchPage, SearchResult, Summary, WaitForInboxOptions, WaitForMessagesOptions, Webhook, WebhookAttempt } from './qhorus-client';
+export type { Channel, CreateChannel, CreateWebhook, ExportLine, InboxChange, InboxItem, Message, PostMessage, QhorusClientOptions, ReadCursor, SearchPage, SearchResult, Summary, WaitForInboxOptions, WaitForMessagesOptions, Webhook, WebhookAttempt } from './qhorus-client';
 export { QhorusError } from './qhorus-error';
 export type { ApiErrorBody } from './qhorus-error';
 export { channelEvents } from './event-stream';

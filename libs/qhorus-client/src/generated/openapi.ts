@@ -727,7 +727,7 @@ export interface components {
             /** @description Unique slug naming the channel. */
             name: string;
             /** @description Retention bounds (DESIGN §10); null: kept for ever. Fields left out keep their value (on create: the deployment default). */
-            retention?: components["schemas"]["RetentionDto"];
+            retention?: components["schemas"]["RetentionDto"] | null;
             /** @description Summariser strategy: heuristic (default), verbatim, tiered, llm, or a registered name. */
             summariser?: string;
             /** @description Unsummarised messages that trigger a summary update (default QHORUS_SUMMARY_THRESHOLD). */
@@ -1159,7 +1159,7 @@ export interface components {
             description?: string | null;
             members?: string[] | null;
             /** @description Retention bounds (DESIGN §10); null: kept for ever. Fields left out keep their value (on create: the deployment default). */
-            retention?: components["schemas"]["RetentionDto"];
+            retention?: components["schemas"]["RetentionDto"] | null;
             summariser?: string;
             summaryThreshold?: number;
             /** @description Token trigger (estimated tokens waiting after the watermark); null turns it off. */
@@ -2679,6 +2679,7 @@ export interface operations {
             header?: never;
             path: {
                 name: string;
+                /** @description The message to redact */
                 seq: number;
             };
             cookie?: never;
