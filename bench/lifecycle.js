@@ -4,9 +4,12 @@
 //   retention  a retention pass over CHANNELS channels of which 1 % are due: the one indexed query
 //              per batch (its time per batch), EXPLAIN of it (the partial index, no scan), the pass.
 //              Idle channels have retention set too (half never due until a summary, half due later).
+//   redaction  a MESSAGES-message channel whose summary covers it all (threshold 20, the newest 50
+//              versions in the history): redact a message the history still covers and one older
+//              than every kept version; time to the answer, and to the summary replayed to lastSeq.
 //   export     GET /channels/{name}/export of MESSAGES messages from a real service process, read
 //              to the end, with the service's RSS sampled every RSS_SAMPLE_MS (flat: one page in memory).
-// Flags: --channels=N (default 100000), --messages=N (default 100000), --only=retention|export,
+// Flags: --channels=N (default 100000), --messages=N (default 100000), --only=retention|redaction|export,
 //        --batch=N (QHORUS_RETENTION_BATCH, default the service's), --heap-mb=N (the service's heap
 //        cap during the export, default 80; 0: none). Prints JSON on stdout.
 require('reflect-metadata');
@@ -195,10 +198,73 @@ async function exportFigure(stamp, messages, heapMb) {
   }
 }
 
+/** The default threshold and history length: the versions a long channel keeps. */
+const REDACTION_THRESHOLD = 20;
+const REDACTION_HISTORY = 50;
+const POLL_MS = 50;
+
+async function redactionFigure(stamp, messages) {
+  const db = await createDatabase(stamp, 'lifecycle_redaction');
+  let service;
+  try {
+    await runMigrations(db.url);
+    await withClient(db.url, async (client) => {
+      const { rows: [{ id }] } = await client.query(
+        `INSERT INTO channels (name, summary_threshold, summariser, created_by, last_seq) VALUES ('long', $2, 'heuristic', 'bench', $1) RETURNING id`,
+        [messages, REDACTION_THRESHOLD],
+      );
+      for (let from = 1; from <= messages; from += INSERT_CHUNK) {
+        await client.query(
+          `INSERT INTO messages (channel_id, seq, type, sender, content, topic)
+           SELECT $1, g, 'STATUS', 'bench', repeat('x', $4::int) || g, 'general' FROM generate_series($2::int, $3::int) g`,
+          [id, from, Math.min(messages, from + INSERT_CHUNK - 1), CONTENT_CHARS],
+        );
+      }
+      // The newest versions a channel summarised every 20 messages keeps, as the job writes them.
+      const versions = messages / REDACTION_THRESHOLD;
+      await client.query(
+        `INSERT INTO channel_summary_history (channel_id, version, text, annotations, covers_from_seq, covers_through_seq, updated_by)
+         SELECT $1, v, 'summary through ' || (v * $2), '{}'::jsonb, (v - 1) * $2 + 1, v * $2, 'bench' FROM generate_series($3::int, $4::int) v`,
+        [id, REDACTION_THRESHOLD, versions - REDACTION_HISTORY + 1, versions],
+      );
+      await client.query(
+        `INSERT INTO channel_summaries (channel_id, covers_through_seq, version, text, annotations, updated_at, updated_by) VALUES ($1, $2::int, $3, 'summary through ' || $2::int, '{}'::jsonb, now(), 'bench')`,
+        [id, messages, versions],
+      );
+      await client.query('VACUUM ANALYZE messages');
+    });
+    service = await startService({ databaseUrl: db.url, queuePrefix: `bench-redaction-${stamp}`, poolSize: 4, env: { REDIS_URL: '', LOG_LEVEL: 'warn' }, label: 'redaction' });
+    const headers = { authorization: `Bearer ${cfg.ADMIN_TOKEN}`, 'content-type': 'application/json' };
+    const summary = async () => (await fetch(`${service.url}/api/v1/channels/long/summary`, { headers })).json();
+    const cases = [
+      ['within the kept history', messages - REDACTION_THRESHOLD * 10 - 5],
+      ['older than every kept version', Math.floor(messages / 2)],
+    ];
+    const out = [];
+    for (const [where, seq] of cases) {
+      const started = process.hrtime.bigint();
+      const res = await fetch(`${service.url}/api/v1/channels/long/messages/${seq}/redact`, { method: 'POST', headers, body: JSON.stringify({ reason: 'bench' }) });
+      if (res.status !== 200) throw new Error(`redact answered ${res.status}: ${await res.text()}`);
+      const answerMs = ms(started);
+      const rewound = await summary();
+      for (;;) {
+        const s = await summary();
+        if (s.coversThroughSeq === messages && s.pending === 0 && s.version !== rewound.version) break;
+        await new Promise((r) => setTimeout(r, POLL_MS));
+      }
+      out.push({ where, seq, answerMs: Math.round(answerMs), replayedMs: Math.round(ms(started)), rewoundTo: rewound.coversThroughSeq, replayedMessages: messages - rewound.coversThroughSeq });
+    }
+    return { messages, cases: out };
+  } finally {
+    await service?.stop();
+    await db.drop();
+  }
+}
+
 const round = (x) => Math.round(x * 100) / 100;
 
 async function main() {
-  const only = flag('only', 'retention,export').split(',');
+  const only = flag('only', 'retention,redaction,export').split(',');
   const channels = intFlag('channels', DEFAULT_SIZE);
   const messages = intFlag('messages', DEFAULT_SIZE);
   const batch = flag('batch', undefined) === undefined ? undefined : intFlag('batch', 1);
@@ -208,6 +274,10 @@ async function main() {
   if (only.includes('retention')) {
     log(`retention pass over ${channels} channels…`);
     result.retention = await retention(stamp, channels, batch);
+  }
+  if (only.includes('redaction')) {
+    log(`redaction in a ${messages}-message channel…`);
+    result.redaction = await redactionFigure(stamp, messages);
   }
   if (only.includes('export')) {
     log(`export of ${messages} messages…`);
