@@ -252,7 +252,8 @@ async function redactionFigure(stamp, messages) {
         if (s.coversThroughSeq === messages && s.pending === 0 && s.version !== rewound.version) break;
         await new Promise((r) => setTimeout(r, POLL_MS));
       }
-      out.push({ where, seq, answerMs: Math.round(answerMs), replayedMs: Math.round(ms(started)), rewoundTo: rewound.coversThroughSeq, replayedMessages: messages - rewound.coversThroughSeq });
+      // The read right after the answer may already show the replay's first step (in process, it starts at once).
+      out.push({ where, seq, answerMs: Math.round(answerMs), replayedMs: Math.round(ms(started)), coversAfterAnswer: rewound.coversThroughSeq });
     }
     return { messages, cases: out };
   } finally {
