@@ -1,4 +1,5 @@
 import { BeforeApplicationShutdown, Injectable, Logger, NotFoundException, OnApplicationBootstrap } from '@nestjs/common';
+import { setMaxListeners } from 'node:events';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { ADMIN_NAME } from '../auth/principal';
 import { TimeoutError, withTimeout } from '../common/with-timeout';
@@ -57,6 +58,9 @@ export class WebhookDeliverer implements OnApplicationBootstrap, BeforeApplicati
     private readonly config: AppConfig,
   ) {
     this.allow = parseWebhookAllowList(config.QHORUS_WEBHOOK_ALLOWED_HOSTS);
+    // Each attempt in flight listens on the one shutdown signal, and pump() claims only free
+    // slots: up to QHORUS_WEBHOOK_CONCURRENCY listeners are expected, not a leak.
+    setMaxListeners(config.QHORUS_WEBHOOK_CONCURRENCY, this.stopping.signal);
     this.schedule = { minMs: config.QHORUS_WEBHOOK_BACKOFF_MIN_MS, maxMs: config.QHORUS_WEBHOOK_BACKOFF_MAX_MS, giveUpMs: config.QHORUS_WEBHOOK_GIVE_UP_MS };
   }
 
