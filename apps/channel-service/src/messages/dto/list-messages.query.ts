@@ -1,3 +1,4 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { MESSAGE_TYPES } from '@qhorus/api';
 import { Transform } from 'class-transformer';
@@ -19,6 +20,17 @@ export const unknownTypes = (args: ValidationArguments) => {
 };
 /** The longest agent name a sender or target filter can match. */
 export const MAX_AGENT_NAME_LENGTH = 64;
+
+/** A `type` query filter: a comma list of message types, one rule for every route that takes it. */
+export function MessageTypeFilter(example: string): PropertyDecorator {
+  return applyDecorators(
+    ApiPropertyOptional({ type: String, example, description: 'Only these types, a comma list (naming EVENT includes telemetry)' }),
+    IsOptional(),
+    Transform(toTypeList),
+    ArrayNotEmpty(),
+    IsIn(MESSAGE_TYPES, { each: true, message: unknownTypes }),
+  );
+}
 
 /**
  * Reading a channel's messages (every page in ascending seq): forwards after `afterSeq`, or the
@@ -48,11 +60,7 @@ export class ListMessagesQuery extends PageQuery {
   includeEvents?: boolean;
 
   /** Only these types: a comma list such as `QUERY,COMMAND` (naming EVENT includes telemetry). */
-  @ApiPropertyOptional({ type: String, example: 'QUERY,COMMAND', description: 'Only these types, a comma list (naming EVENT includes telemetry)' })
-  @IsOptional()
-  @Transform(toTypeList)
-  @ArrayNotEmpty()
-  @IsIn(MESSAGE_TYPES, { each: true, message: unknownTypes })
+  @MessageTypeFilter('QUERY,COMMAND')
   type?: string[];
 
   @IsOptional()

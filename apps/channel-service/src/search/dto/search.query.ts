@@ -1,13 +1,11 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { MESSAGE_TYPES } from '@qhorus/api';
 import { Transform } from 'class-transformer';
-import { ArrayNotEmpty, IsBoolean, IsIn, IsInt, IsOptional, IsString, MaxLength, Min } from 'class-validator';
+import { IsBoolean, IsInt, IsOptional, IsString, MaxLength, Min } from 'class-validator';
 import { NotBlank } from '../../common/not-blank';
 import { queryBool, queryInt } from '../../common/query-transforms';
-import { MAX_AGENT_NAME_LENGTH, toTypeList, unknownTypes } from '../../messages/dto/list-messages.query';
+import { MAX_CHANNEL_NAME_LENGTH } from '../../channels/dto/channel-name';
+import { MAX_AGENT_NAME_LENGTH, MessageTypeFilter } from '../../messages/dto/list-messages.query';
 
-/** Longest channel name (the slug rule's). */
-const MAX_CHANNEL_NAME_LENGTH = 64;
 /** Longest cursor accepted: a real one is about a hundred characters. */
 const MAX_CURSOR_LENGTH = 512;
 
@@ -30,11 +28,7 @@ export class SearchQuery {
   channel?: string;
 
   /** Only these types: a comma list such as `QUERY,RESPONSE` (naming EVENT includes telemetry). */
-  @ApiPropertyOptional({ type: String, example: 'QUERY,RESPONSE', description: 'Only these types, a comma list (naming EVENT includes telemetry)' })
-  @IsOptional()
-  @Transform(toTypeList)
-  @ArrayNotEmpty()
-  @IsIn(MESSAGE_TYPES, { each: true, message: unknownTypes })
+  @MessageTypeFilter('QUERY,RESPONSE')
   type?: string[];
 
   /** Only messages from this agent. */
