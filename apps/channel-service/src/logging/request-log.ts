@@ -12,6 +12,8 @@ const PROBE_PATH = /^\/(health(\/live)?|metrics)(\?|$)/;
  * value is not logged. The service reads credentials only from the Authorization header.
  */
 const SECRET_QUERY_NAME = /token|key|secret|password|passwd|auth|bearer|jwt|sig|credential|session|cookie/i;
+/** Query parameters whose value is text an agent searched for (`GET /search?q=`): it may quote messages, so it is not logged either. */
+const CONTENT_QUERY_NAME = /^(q|query)$/i;
 const REDACTED = '[redacted]';
 
 /**
@@ -28,7 +30,8 @@ export function loggableUrl(url: string): string {
 function loggablePair(pair: string): string {
   const eq = pair.indexOf('=');
   if (eq < 0) return pair;
-  return SECRET_QUERY_NAME.test(decodedName(pair.slice(0, eq))) ? `${pair.slice(0, eq)}=${REDACTED}` : pair;
+  const name = decodedName(pair.slice(0, eq));
+  return SECRET_QUERY_NAME.test(name) || CONTENT_QUERY_NAME.test(name) ? `${pair.slice(0, eq)}=${REDACTED}` : pair;
 }
 
 function decodedName(name: string): string {

@@ -14,6 +14,12 @@ describe('loggableUrl: a credential-looking query value is never logged', () => 
     }
   });
 
+  it('replaces a search query, which may quote messages (DESIGN §13: no content in a log)', () => {
+    expect(loggableUrl('/api/v1/search?q=sk-live-123%20key&channel=ops&limit=5')).toBe('/api/v1/search?q=[redacted]&channel=ops&limit=5');
+    expect(loggableUrl('/api/v1/search?Q=x')).toBe('/api/v1/search?Q=[redacted]');
+    expect(loggableUrl('/api/v1/channels?quota=1')).toBe('/api/v1/channels?quota=1');
+  });
+
   it('leaves other URLs as they are (an undecodable name is matched as sent)', () => {
     expect(loggableUrl('/api/v1/channels/a/messages')).toBe('/api/v1/channels/a/messages');
     expect(loggableUrl('/api/v1/channels?afterSeq=1&limit=2&flag')).toBe('/api/v1/channels?afterSeq=1&limit=2&flag');
