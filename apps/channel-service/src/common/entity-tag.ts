@@ -18,10 +18,9 @@ export function entityTag(inputs: readonly (string | number | boolean | null | u
 /** Whether `If-None-Match` (a list of tags, weak or strong, or `*`) names `tag` (weak comparison, RFC 9110 §13.1.2). */
 export function ifNoneMatchHits(header: string | undefined, tag: string): boolean {
   if (!header) return false;
-  if (header.trim() === '*') return true;
   return header.split(',').some((candidate) => {
     const t = candidate.trim();
-    return (t.startsWith('W/') ? t.slice(2) : t) === tag;
+    return t === '*' || (t.startsWith('W/') ? t.slice(2) : t) === tag;
   });
 }
 

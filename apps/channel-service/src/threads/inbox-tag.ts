@@ -25,10 +25,5 @@ export function inboxTag(inbox: TaggedInbox): string {
 /** The tag of an inbox with nothing in it: what a wait without `If-None-Match` waits to change. */
 export const EMPTY_INBOX_TAG = inboxTag({ items: [], total: 0 });
 
-/** Whether `If-None-Match` (a list of tags, weak ones compared weakly, or `*`) names `tag`. */
-export function noneMatchNames(ifNoneMatch: string, tag: string): boolean {
-  return ifNoneMatch.split(',').some((t) => {
-    const trimmed = t.trim();
-    return trimmed === '*' || trimmed.replace(/^W\//, '') === tag;
-  });
-}
+/** Whether `If-None-Match` names the tag: the one rule of every conditional read. */
+export { ifNoneMatchHits as noneMatchNames } from '../common/entity-tag';
