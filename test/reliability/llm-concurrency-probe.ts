@@ -3,7 +3,7 @@ import { FakeAnthropic, startFakeAnthropic } from '../../libs/blocks-summarisati
 
 /**
  * A fake Anthropic API that takes `delayMs` per call and records, per channel, how many calls
- * ran at once. Channels are told apart by their description (the prompt's "Channel purpose:").
+ * ran at once (a call counts until it is answered or its caller disconnects). Channels are told apart by their description (the prompt's "Channel purpose:").
  * The service's `llm` summariser talks to it, so spawned service processes can be observed.
  */
 export interface LlmConcurrencyProbe {
@@ -28,7 +28,9 @@ export async function startLlmConcurrencyProbe(delayMs: number): Promise<LlmConc
     running.set(channel, (running.get(channel) ?? 0) + 1);
     maxConcurrent.set(channel, Math.max(maxConcurrent.get(channel) ?? 0, running.get(channel)!));
     try {
-      await (held ? held.promise : new Promise((r) => setTimeout(r, delayMs)));
+      // A call whose caller went away (a killed or exited worker) no longer runs for the service:
+      // it stops counting when its connection closes, not when the held reply would be sent.
+      await Promise.race([held ? held.promise : new Promise((r) => setTimeout(r, delayMs)), request.closed]);
       return `Summary of ${channel}, call ${index}.`;
     } finally {
       running.set(channel, running.get(channel)! - 1);
