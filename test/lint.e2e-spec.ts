@@ -1,4 +1,7 @@
 import { ESLint } from 'eslint';
+import madge from 'madge';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 /**
@@ -65,5 +68,20 @@ describe('the layer rule (eslint.config.mjs)', () => {
     expect(await problems('scripts/probe.js', `const { join } = require('node:path');\nmodule.exports = 1;\n`)).toEqual([
       expect.stringMatching(/^no-unused-vars: 'join' is assigned a value but never used/),
     ]);
+  });
+
+  it('a file-level import cycle fails the lint, a type-only one too (madge with .madgerc, as `npm run lint` runs it)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'qhorus-cycle-'));
+    try {
+      writeFileSync(join(dir, 'record.ts'), `import type { View } from './view';\nexport interface Record { view: View }\n`);
+      writeFileSync(join(dir, 'view.ts'), `import { Record } from './record';\nexport type View = Record[];\n`);
+      writeFileSync(join(dir, 'leaf.ts'), `export const leaf = 1;\n`);
+      writeFileSync(join(dir, 'user.ts'), `import { leaf } from './leaf';\nexport const user = leaf;\n`);
+      const config = JSON.parse(readFileSync(join(ROOT, '.madgerc'), 'utf8'));
+      const graph = await madge(dir, { ...config, tsConfig: join(ROOT, config.tsConfig), baseDir: dir });
+      expect(graph.circular()).toEqual([['record.ts', 'view.ts']]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
