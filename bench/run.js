@@ -228,7 +228,7 @@ async function main() {
         const tracedDb = await createDatabase(stamp, 'traced');
         const tracedPrefix = `${queuePrefix}-traced`;
         cleanups.push(() => tracedDb.drop(), () => deleteRedisPrefix(tracedPrefix), () => sink.close());
-        const traced = await startService({ databaseUrl: tracedDb.url, queuePrefix: tracedPrefix, poolSize, label: 'traced service', env: { OTEL_EXPORTER_OTLP_ENDPOINT: sink.endpoint } });
+        const traced = await startService({ databaseUrl: tracedDb.url, queuePrefix: tracedPrefix, poolSize, label: 'traced service', nodeArgs: profileArgs, env: { OTEL_EXPORTER_OTLP_ENDPOINT: sink.endpoint } });
         cleanups.unshift(() => traced.stop());
         registerServerDatabase(traced.pid, tracedDb.name);
         const tracedHeaders = await fleet(traced.url, POST_CHANNELS);

@@ -50,10 +50,13 @@ export function startTracing(env: NodeJS.ProcessEnv = process.env): boolean {
         ignoreIncomingRequestHook: (req) => UNTRACED_PATHS.includes((req.url ?? '').split('?')[0]),
         redactedQueryParamsServer: REDACTED_QUERY_PARAMS,
       }),
-      // Statement text only (parameters, and so message content, never reach a span).
-      new PgInstrumentation({ enhancedDatabaseReporting: false }),
-      // The command name only: arguments may carry job data or event payloads.
-      new IORedisInstrumentation({ dbStatementSerializer: (command) => command }),
+      // Statement text only (parameters, and so message content, never reach a span). Only inside
+      // a request's or a job's trace: a pool checkout or a query with no parent (keep-alives,
+      // background passes) would start a trace of its own per statement.
+      new PgInstrumentation({ enhancedDatabaseReporting: false, requireParentSpan: true, ignoreConnectSpans: true }),
+      // The command name only: arguments may carry job data or event payloads. Only inside a
+      // trace: the queue's own polling and lock renewal would otherwise be a trace per command.
+      new IORedisInstrumentation({ dbStatementSerializer: (command) => command, requireParentSpan: true }),
     ],
   });
   sdk.start();
