@@ -1,5 +1,5 @@
 import { Global, Inject, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
-import { poolConfig } from '../../../../migrations/data-source';
+import { poolConfig } from './connection';
 import { AppConfig } from '../config/app-config';
 import { Database } from './database';
 import { EmbeddedPostgres } from './embedded-postgres';

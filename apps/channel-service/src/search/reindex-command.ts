@@ -1,5 +1,5 @@
 import { Client } from 'pg';
-import { CONNECT_TIMEOUT_MS } from '../../../../migrations/data-source';
+import { CONNECT_TIMEOUT_MS } from '../database/connection';
 import { loadConfig } from '../config/app-config';
 import { EmbeddedPostgres } from '../database/embedded-postgres';
 import { runMigrations } from '../database/run-migrations';

@@ -1,6 +1,6 @@
 import { BeforeApplicationShutdown, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { Client } from 'pg';
-import { CONNECT_TIMEOUT_MS } from '../../../../migrations/data-source';
+import { CONNECT_TIMEOUT_MS } from '../database/connection';
 import { AppConfig } from '../config/app-config';
 import { Database } from '../database/database';
 import { canonicalConfig, ensureIndex, readState, REINDEX_COMMAND, runPass, SqlSession, switchConfig, withPassLock } from './search-index';
