@@ -9,6 +9,7 @@ export const ROLES = ['api', 'worker', 'all'] as const;
 export type Role = (typeof ROLES)[number];
 export const LLM_MODES = ['EDIT', 'APPEND'] as const;
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
 /** Who may give a channel a model-backed summariser (`llm`, `tiered`): see docs/decisions.md. */
 export const MODEL_SUMMARISER_POLICIES = ['admin', 'creator', 'anyone'] as const;
 export type ModelSummariserPolicy = (typeof MODEL_SUMMARISER_POLICIES)[number];
@@ -95,7 +96,7 @@ export const CONFIG_DEFAULTS = {
   QHORUS_SEARCH_REINDEX_BATCH: 5_000,
   // Published contracts (issue 28): the names /mcp answers to besides its own addresses.
   QHORUS_ALLOWED_HOSTS: '',
-  LOG_LEVEL: 'info' as (typeof LOG_LEVELS)[number],
+  LOG_LEVEL: 'info' as LogLevel,
   // Webhooks (DESIGN §11)
   QHORUS_WEBHOOK_ALLOWED_HOSTS: '',
   QHORUS_WEBHOOK_TIMEOUT_MS: 10_000,
@@ -268,7 +269,7 @@ export class AppConfig {
   @Transform(toInt) @IsInt() @Min(SEARCH_SNIPPET_MIN_CHARS) QHORUS_SEARCH_SNIPPET_MAX_CHARS: number = CONFIG_DEFAULTS.QHORUS_SEARCH_SNIPPET_MAX_CHARS;
   /** Messages per batch when the index is filled or rebuilt (one short transaction each; posts are never held back). */
   @Transform(toInt) @IsInt() @Min(1) QHORUS_SEARCH_REINDEX_BATCH: number = CONFIG_DEFAULTS.QHORUS_SEARCH_REINDEX_BATCH;
-  @IsIn(LOG_LEVELS) LOG_LEVEL: (typeof LOG_LEVELS)[number] = CONFIG_DEFAULTS.LOG_LEVEL;
+  @IsIn(LOG_LEVELS) LOG_LEVEL: LogLevel = CONFIG_DEFAULTS.LOG_LEVEL;
 
   // Webhooks (DESIGN §11, webhooks/)
   /** Hosts (by name) and addresses or CIDRs a webhook may reach although private, loopback or link-local (comma list). */
