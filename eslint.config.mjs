@@ -27,6 +27,8 @@ const ELEMENTS = [
 const FILES = [
   // The app's connection settings: the one file of the app a migration may import (the CLI's data source).
   { category: 'app-connection', pattern: 'apps/channel-service/src/database/connection.ts' },
+  // The app's unit tests: one checks that a migration's frozen copy still equals the app's rules.
+  { category: 'app-test', pattern: 'apps/*/test/**' },
 ];
 
 const LAYER_MESSAGE = 'DESIGN §1 layer rule: {{from.type}} may not import {{to.type}} (docs/architecture.md)';
@@ -42,6 +44,7 @@ const LAYER_POLICIES = [
   // settings (migrations/data-source.ts, for the TypeORM CLI).
   mayImport('migrations', ['qhorus-api', 'blocks-summarisation']),
   { from: { element: { type: 'migrations' } }, allow: { to: { file: { categories: 'app-connection' } } } },
+  { from: { file: { categories: 'app-test' } }, allow: { to: { element: { type: 'migrations' } } } },
   // The client ships on its own: nothing of ours. Its adapters and the CLI build on it alone.
   mayImport('qhorus-client', []),
   mayImport('qhorus-langchain', ['qhorus-client']),
