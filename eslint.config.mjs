@@ -23,6 +23,14 @@ const ELEMENTS = [
   { type: 'outer', pattern: ['test/**', 'bench/**', 'scripts/**', 'examples/**'], partialMatch: false },
 ];
 
+/** Single files a policy names (elements are folders). */
+const FILES = [
+  // The app's connection settings: the one file of the app a migration may import (the CLI's data source).
+  { category: 'app-connection', pattern: 'apps/channel-service/src/database/connection.ts' },
+  // The app's unit tests: one checks that a migration's frozen copy still equals the app's rules.
+  { category: 'app-test', pattern: 'apps/*/test/**' },
+];
+
 const LAYER_MESSAGE = 'DESIGN §1 layer rule: {{from.type}} may not import {{to.type}} (docs/architecture.md)';
 
 /** Who may import whom: anything not allowed here is an error (`default: 'disallow'`). */
@@ -30,9 +38,13 @@ const LAYER_POLICIES = [
   mayImport('qhorus-api', []),
   mayImport('blocks-summarisation', ['qhorus-api']),
   mayImport('blocks-channel-summary', ['qhorus-api', 'blocks-summarisation']),
-  // The app builds on every lib; it reads the migration list and the connection settings.
-  mayImport('app', ['qhorus-api', 'blocks-summarisation', 'blocks-channel-summary', 'migrations']),
-  mayImport('migrations', []),
+  // The app builds on every lib. It never imports migrations/: it runs them by path (database/connection.ts).
+  mayImport('app', ['qhorus-api', 'blocks-summarisation', 'blocks-channel-summary']),
+  // A migration is frozen history: the libs' pure functions, and of the app only its connection
+  // settings (migrations/data-source.ts, for the TypeORM CLI).
+  mayImport('migrations', ['qhorus-api', 'blocks-summarisation']),
+  { from: { element: { type: 'migrations' } }, allow: { to: { file: { categories: 'app-connection' } } } },
+  { from: { file: { categories: 'app-test' } }, allow: { to: { element: { type: 'migrations' } } } },
   // The client ships on its own: nothing of ours. Its adapters and the CLI build on it alone.
   mayImport('qhorus-client', []),
   mayImport('qhorus-langchain', ['qhorus-client']),
@@ -87,6 +99,7 @@ export default tseslint.config(
     settings: {
       'boundaries/root-path': ROOT,
       'boundaries/elements': ELEMENTS,
+      'boundaries/files': FILES,
       'boundaries/include': ['apps/**', 'libs/**', 'migrations/**', 'test/**', 'bench/**', 'scripts/**', 'examples/**'],
       'import/resolver': { [join(ROOT, 'eslint.resolver.cjs')]: {} },
     },

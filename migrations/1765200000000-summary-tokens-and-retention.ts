@@ -1,13 +1,34 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
-// A backfill must store exactly what the app computes at insert, so it calls the app's own pure
-// estimate rather than a copy that could drift: the one place a migration imports the app.
-// eslint-disable-next-line boundaries/dependencies
-import { MessageRow, toMessage } from '../apps/channel-service/src/messages/message.entity';
-// eslint-disable-next-line boundaries/dependencies
-import { projectedMessageTokens } from '../apps/channel-service/src/projection/message-token-estimate';
+import { estimateTokens } from '@qhorus/blocks-summarisation';
 
 /** Messages estimated per round trip while backfilling. */
 const BACKFILL_BATCH = 1000;
+
+/** The columns the backfill reads of a message (no message was redacted before 1765800000000). */
+interface BackfillRow {
+  id: string;
+  seq: string;
+  type: string;
+  sender: string;
+  content: string | null;
+  correlation_id: string | null;
+  in_reply_to: string | null;
+  target: string | null;
+}
+
+/**
+ * What a message cost in a projection when this migration was written, FROZEN (migrations import
+ * nothing of the app's): the app's `projectedMessageTokens` then, i.e. the estimate of the text
+ * tagged with its sender, `[sender · TYPE #seq → target · corr c · re #n] content`, plus one per
+ * unit; 0 for EVENT. The token estimator itself is the library's (`@qhorus/blocks-summarisation`).
+ */
+function frozenMessageTokens(r: BackfillRow): number {
+  if (r.type === 'EVENT') return 0;
+  const tag = `[${r.sender} · ${r.type} #${Number(r.seq)}${r.target ? ` → ${r.target}` : ''}`
+    + `${r.correlation_id ? ` · corr ${r.correlation_id}` : ''}${r.in_reply_to === null ? '' : ` · re #${Number(r.in_reply_to)}`}]`;
+  const content = (r.content ?? '').trimEnd();
+  return estimateTokens(content.trim() ? `${tag} ${content}` : tag) + 1;
+}
 
 /**
  * Stored token figures, so `pendingTokens`, the token trigger and `/context` never read the
@@ -20,8 +41,8 @@ const BACKFILL_BATCH = 1000;
  * - `channels.summary_threshold_tokens`: the optional token trigger.
  * - `channel_summaries.refresh_requested_at`: a manual refresh asked after the last failure
  *   bypasses the failure backoff once (see SummaryRepository).
- * Existing messages are estimated here by the same TypeScript function the service uses at
- * insert (the estimator's Unicode script classes have no Postgres regex counterpart), in batches.
+ * Existing messages are estimated here in TypeScript, as the service estimated them at insert
+ * (the estimator's Unicode script classes have no Postgres regex counterpart), in batches.
  */
 export class SummaryTokensAndRetention1765200000000 implements MigrationInterface {
   name = 'SummaryTokensAndRetention1765200000000';
@@ -36,13 +57,13 @@ export class SummaryTokensAndRetention1765200000000 implements MigrationInterfac
 
   private async backfill(q: QueryRunner): Promise<void> {
     for (let after = '0'; ; ) {
-      const rows: MessageRow[] = await q.query(
-        `SELECT id, seq, type, sender, content, topic, correlation_id, in_reply_to, target, metadata, created_at
+      const rows: BackfillRow[] = await q.query(
+        `SELECT id, seq, type, sender, content, correlation_id, in_reply_to, target
          FROM messages WHERE id > $1 ORDER BY id LIMIT $2`,
         [after, BACKFILL_BATCH],
       );
       if (rows.length === 0) break;
-      const estimates = rows.map((r) => projectedMessageTokens(toMessage(r, '')));
+      const estimates = rows.map(frozenMessageTokens);
       await q.query(
         `UPDATE messages m SET token_estimate = e.tokens
          FROM unnest($1::bigint[], $2::int[]) AS e(id, tokens) WHERE m.id = e.id`,

@@ -1,10 +1,9 @@
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Client } from 'pg';
 import { hashToken } from '../apps/channel-service/src/auth/tokens';
-import { MIGRATIONS } from '../migrations/data-source';
 import { ChannelQuotaCounter1765700000000 } from '../migrations/1765700000000-channel-quota-counter';
 import { ApiClient } from './support/http';
-import { migrate, serveDatabase } from './support/migrations';
+import { migrate, MIGRATIONS, serveDatabase } from './support/migrations';
 import { createTestDatabase } from './support/test-database';
 
 const QUOTA = 4;

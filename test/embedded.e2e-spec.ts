@@ -7,8 +7,9 @@ import { loadConfig } from '../apps/channel-service/src/config/app-config';
 import { Database } from '../apps/channel-service/src/database/database';
 import { EmbeddedPostgres } from '../apps/channel-service/src/database/embedded-postgres';
 import { runMigrations } from '../apps/channel-service/src/database/run-migrations';
-import { poolConfig } from '../migrations/data-source';
+import { poolConfig } from '../apps/channel-service/src/database/connection';
 import { ApiClient, waitFor } from './support/http';
+import { MIGRATIONS } from './support/migrations';
 import { postMany, waitForSummary } from './support/channel-helpers';
 
 /** The README's walk-through, on the embedded default: no DATABASE_URL, no REDIS_URL. */
@@ -61,6 +62,9 @@ describe('embedded default (PGlite + in-process jobs)', () => {
       await runMigrations(embedded.url, { serialise: false });
       await embedded.whenIdle();
       expect(await db.query('SELECT count(*)::int AS n FROM qhorus_migrations')).toEqual([{ n: expect.any(Number) }]);
+      // The migrations it found by path (database/connection.ts) are the listed ones, in order.
+      const applied = await db.query<{ name: string }>('SELECT name FROM qhorus_migrations ORDER BY id');
+      expect(applied.map((m) => m.name)).toEqual(MIGRATIONS.map((m) => m.name));
     } finally {
       await db.close();
       await embedded.stop();

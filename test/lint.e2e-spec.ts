@@ -33,6 +33,8 @@ describe('the layer rule (eslint.config.mjs)', () => {
     ["a lib's test imports the app", 'libs/blocks-channel-summary/test/probe.spec.ts', `import { AppConfig } from '../../../apps/channel-service/src/config/app-config';`],
     ['a lib imports the e2e helpers', 'libs/blocks-summarisation/src/probe.ts', `import { ApiClient } from '../../../test/support/http';`],
     ['a migration imports the app', 'migrations/probe.ts', `import { Database } from '../apps/channel-service/src/database/database';`],
+    ['the app imports migrations/', 'apps/channel-service/src/database/probe.ts', `import { SummaryDueFlag1765300000000 } from '../../../../migrations/1765300000000-summary-due-flag';`],
+    ["the app's connection module imports migrations/", 'apps/channel-service/src/database/connection.ts', `import { SummaryDueFlag1765300000000 } from '../../../../migrations/1765300000000-summary-due-flag';`],
   ])('%s: an error', async (_what, file, importLine) => {
     const name = importLine.match(/import \{ (\w+) \}/)![1];
     expect(await problems(file, `${importLine}\nexport const probe = ${name};\n`)).toEqual([LAYER]);
@@ -55,8 +57,10 @@ describe('the layer rule (eslint.config.mjs)', () => {
     expect(await problems('libs/blocks-summarisation/src/probe.ts', `import { MessageType } from '@qhorus/api';\nexport type Probe = MessageType;\n`)).toEqual([]);
     const nestModule = `import { Module } from '@nestjs/common';\n@Module({})\nexport class ProbeModule {}\n`;
     expect(await problems('libs/blocks-channel-summary/src/probe.module.ts', nestModule)).toEqual([]);
-    const app = `import { ChannelSummaryModule } from '@qhorus/blocks-channel-summary';\nimport { MIGRATIONS } from '../../../../migrations/data-source';\nexport const probe = [ChannelSummaryModule, MIGRATIONS];\n`;
+    const app = `import { ChannelSummaryModule } from '@qhorus/blocks-channel-summary';\nimport { poolConfig } from '../database/connection';\nexport const probe = [ChannelSummaryModule, poolConfig];\n`;
     expect(await problems('apps/channel-service/src/common/probe.ts', app)).toEqual([]);
+    const migration = `import { estimateTokens } from '@qhorus/blocks-summarisation';\nimport { dataSourceOptions } from '../apps/channel-service/src/database/connection';\nexport const probe = [estimateTokens, dataSourceOptions];\n`;
+    expect(await problems('migrations/probe.ts', migration)).toEqual([]);
     const e2e = `import { Database } from '../apps/channel-service/src/database/database';\nimport { MessageType } from '@qhorus/api';\nexport type Probe = [Database, MessageType];\n`;
     expect(await problems('test/probe.e2e-spec.ts', e2e)).toEqual([]);
   });

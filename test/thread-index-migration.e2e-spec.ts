@@ -1,6 +1,7 @@
 import { DataSource } from 'typeorm';
-import { dataSourceOptions, MIGRATIONS } from '../migrations/data-source';
+import { dataSourceOptions } from '../apps/channel-service/src/database/connection';
 import { THREAD_BACKFILL_BATCH, ThreadIndex1765600000000 } from '../migrations/1765600000000-thread-index';
+import { MIGRATIONS } from './support/migrations';
 import { createTestDatabase } from './support/test-database';
 
 /** Messages of the long channel: more than two backfill batches, so threads span batches. */

@@ -2,10 +2,9 @@ import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Client } from 'pg';
 import { MessageRow, toMessage } from '../apps/channel-service/src/messages/message.entity';
 import { projectedMessageTokens } from '../apps/channel-service/src/projection/message-token-estimate';
-import { MIGRATIONS } from '../migrations/data-source';
 import { SummaryTokensAndRetention1765200000000 } from '../migrations/1765200000000-summary-tokens-and-retention';
 import { ApiClient } from './support/http';
-import { migrate, serveDatabase } from './support/migrations';
+import { migrate, MIGRATIONS, serveDatabase } from './support/migrations';
 import { createTestDatabase } from './support/test-database';
 import { TEST_ADMIN_TOKEN } from './support/test-app';
 

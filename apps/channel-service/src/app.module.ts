@@ -8,6 +8,7 @@ import { AuthModule } from './auth/auth.module';
 import { ChannelsModule } from './channels/channels.module';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
+import { LoggingConfig } from './config/slices/logging-config';
 import { DatabaseModule } from './database/database.module';
 import { EventStreamsModule } from './events/event-streams.module';
 import { EventsModule } from './events/events.module';
@@ -50,7 +51,7 @@ export class AppModule {
       imports: [
         ConfigModule.forRoot(config),
         TelemetryModule,
-        LoggerModule.forRoot(loggerOptions(config, options.logDestination)),
+        LoggerModule.forRoot(loggerOptions(new LoggingConfig(config), options.logDestination)),
         EventEmitterModule.forRoot({ wildcard: false, maxListeners: 50 }),
         ChannelSummaryModule.forRoot({
           imports: options.imports,

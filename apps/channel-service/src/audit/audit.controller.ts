@@ -1,7 +1,7 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AdminOnly } from '../auth/auth.decorators';
-import { AppConfig } from '../config/app-config';
+import { AuditConfig } from '../config/slices/audit-config';
 import { AuditLog } from './audit-log.repository';
 import { AuditEntryResponse } from './dto/audit-entry.response';
 import { AuditQuery } from './dto/audit.query';
@@ -12,7 +12,7 @@ import { AuditQuery } from './dto/audit.query';
 export class AuditController {
   constructor(
     private readonly audit: AuditLog,
-    private readonly config: AppConfig,
+    private readonly config: AuditConfig,
   ) {}
 
   /** The audit log of lifecycle operations (redactions, deletions, rebuilds, archive changes, retention passes), oldest first. */
@@ -21,7 +21,7 @@ export class AuditController {
   @ApiOperation({ summary: 'Read the audit log (admin)' })
   @ApiOkResponse({ type: [AuditEntryResponse] })
   async list(@Query() query: AuditQuery): Promise<AuditEntryResponse[]> {
-    const limit = Math.min(query.limit ?? this.config.QHORUS_PAGE_LIMIT_DEFAULT, this.config.QHORUS_PAGE_LIMIT_MAX);
+    const limit = Math.min(query.limit ?? this.config.pageLimitDefault, this.config.pageLimitMax);
     return this.audit.page(query.after ?? 0, limit);
   }
 }

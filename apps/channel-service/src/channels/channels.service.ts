@@ -3,7 +3,8 @@ import { EventEmitter2 } from '@nestjs/event-emitter';
 import { SummariserRegistry } from '@qhorus/blocks-channel-summary';
 import { isAdmin, Principal } from '../auth/principal';
 import { isUniqueViolation } from '../common/database-errors';
-import { AppConfig } from '../config/app-config';
+import { ChannelsConfig } from '../config/slices/channels-config';
+import { CostConfig } from '../config/slices/cost-config';
 import { ALL_TRIGGER_FIELDS, assertSummariserChoiceAllowed } from '../cost/summariser-cost-policy';
 import { Channel, ChannelRetention } from './channel.entity';
 import { RetentionDto } from './dto/retention.dto';
@@ -23,7 +24,8 @@ export class ChannelsService {
     private readonly channels: ChannelsRepository,
     private readonly cursors: ReadCursorsRepository,
     private readonly summarisers: SummariserRegistry,
-    private readonly config: AppConfig,
+    private readonly config: ChannelsConfig,
+    private readonly cost: CostConfig,
     private readonly events: EventEmitter2,
   ) {}
 
@@ -31,7 +33,7 @@ export class ChannelsService {
     // The registry's default (normally 'heuristic'), stored by name so a later change of the default does not move existing channels.
     const summariser = dto.summariser ?? this.summarisers.defaultName;
     this.assertKnownSummariser(summariser);
-    const summaryThreshold = dto.summaryThreshold ?? this.config.QHORUS_SUMMARY_THRESHOLD;
+    const summaryThreshold = dto.summaryThreshold ?? this.config.defaultSummaryThreshold;
     assertSummariserChoiceAllowed(
       {
         summariser,
@@ -43,9 +45,9 @@ export class ChannelsService {
         by,
         creator: by.name,
       },
-      this.config,
+      this.cost,
     );
-    const quota = isAdmin(by) ? null : this.config.QHORUS_MAX_CHANNELS_PER_AGENT;
+    const quota = isAdmin(by) ? null : this.config.maxChannelsPerAgent;
     try {
       const channel = await this.channels.insert(
         {
@@ -57,7 +59,7 @@ export class ChannelsService {
           summariser,
           members: normaliseMembers(dto.members, by),
           createdBy: by.name,
-          retention: mergeRetention({ maxAgeDays: this.config.QHORUS_RETENTION_MAX_AGE_DAYS ?? null, maxMessages: null }, dto.retention),
+          retention: mergeRetention({ maxAgeDays: this.config.defaultRetentionMaxAgeDays, maxMessages: null }, dto.retention),
         },
         quota,
       );
@@ -127,7 +129,7 @@ export class ChannelsService {
         by,
         creator: current.createdBy,
       },
-      this.config,
+      this.cost,
     );
     if (dto.members !== undefined && !isAdmin(by) && by.name !== current.createdBy) {
       throw new ForbiddenException('Only the channel creator or the admin can change members');

@@ -1,14 +1,15 @@
 import { plainToInstance, Transform } from 'class-transformer';
-import { isIP } from 'node:net';
 import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, MinLength, validateSync } from 'class-validator';
 import { DEFAULT_SUMMARY_TEXT_MAX_CHARS, SUMMARY_TEXT_MIN_CHARS } from '@qhorus/blocks-summarisation';
 import { llmModelFor, LLM_PROVIDERS, LlmProviderName, modelProviderProblem, ModelUrl } from './model-provider-config';
+import { trustProxyError } from './trust-proxy';
 import { parseWebhookAllowList } from './webhook-allowed-hosts';
 
 export const ROLES = ['api', 'worker', 'all'] as const;
 export type Role = (typeof ROLES)[number];
 export const LLM_MODES = ['EDIT', 'APPEND'] as const;
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
 /** Who may give a channel a model-backed summariser (`llm`, `tiered`): see docs/decisions.md. */
 export const MODEL_SUMMARISER_POLICIES = ['admin', 'creator', 'anyone'] as const;
 export type ModelSummariserPolicy = (typeof MODEL_SUMMARISER_POLICIES)[number];
@@ -19,7 +20,10 @@ export const MAX_RETENTION_DAYS = 36_500;
 /** A long poll must answer before an MCP client's default 60 s request timeout. */
 export const LONG_POLL_CEILING_MS = 59_000;
 
-/** Every knob and its named default. `.env.example` lists the same names. */
+/**
+ * Every knob and its named default. `.env.example` and the README list the user settings;
+ * the internal tuning values (TUNING_KNOBS) are listed in docs/tuning.md instead.
+ */
 export const CONFIG_DEFAULTS = {
   PORT: 3000,
   HOST: '0.0.0.0',
@@ -84,7 +88,6 @@ export const CONFIG_DEFAULTS = {
   QHORUS_RETENTION_BATCH_MESSAGES: 1_000,
   QHORUS_EXPORT_PAGE_SIZE: 500,
   // Data lifecycle (redaction, deletion; DESIGN §10)
-  QHORUS_ERASE_BATCH_SIZE: 500,
   QHORUS_REDACTION_REASON_MAX_CHARS: 1_000,
   // Search (issue 32, DESIGN §12)
   QHORUS_SEARCH_CONFIG: 'simple',
@@ -95,7 +98,7 @@ export const CONFIG_DEFAULTS = {
   QHORUS_SEARCH_REINDEX_BATCH: 5_000,
   // Published contracts (issue 28): the names /mcp answers to besides its own addresses.
   QHORUS_ALLOWED_HOSTS: '',
-  LOG_LEVEL: 'info' as (typeof LOG_LEVELS)[number],
+  LOG_LEVEL: 'info' as LogLevel,
   // Webhooks (DESIGN §11)
   QHORUS_WEBHOOK_ALLOWED_HOSTS: '',
   QHORUS_WEBHOOK_TIMEOUT_MS: 10_000,
@@ -104,13 +107,30 @@ export const CONFIG_DEFAULTS = {
   QHORUS_WEBHOOK_GIVE_UP_MS: 24 * 60 * 60 * 1000,
   QHORUS_WEBHOOK_LEASE_MS: 30_000,
   QHORUS_WEBHOOK_POLL_MS: 1_000,
-  QHORUS_WEBHOOK_WAKE_DELAY_MS: 10,
   QHORUS_WEBHOOK_CONCURRENCY: 16,
-  QHORUS_WEBHOOK_FANOUT_BATCH: 100,
   QHORUS_WEBHOOK_MAX_RESPONSE_BYTES: 64 * 1024,
   QHORUS_WEBHOOK_LOG_KEEP: 100,
   QHORUS_MAX_WEBHOOKS_PER_AGENT: 100,
 } as const;
+
+/**
+ * Settable for tests and for an operator chasing a measured problem, but not user knobs: batch
+ * sizes of internal passes, lock and poll intervals, grace periods. docs/tuning.md lists each
+ * (default, what it does, why it is not a user knob); .env.example and the README do not.
+ */
+export const TUNING_KNOBS = [
+  'QHORUS_JOB_LOCK_MS',
+  'QHORUS_JOB_STALLED_CHECK_MS',
+  'QHORUS_SWEEP_BATCH',
+  'QHORUS_SUMMARY_ABORT_GRACE_MS',
+  'QHORUS_RATE_LIMIT_LEASE',
+  'QHORUS_RETENTION_BATCH',
+  'QHORUS_RETENTION_BATCH_MESSAGES',
+  'QHORUS_EXPORT_PAGE_SIZE',
+  'QHORUS_SEARCH_REINDEX_BATCH',
+  'QHORUS_WEBHOOK_LEASE_MS',
+  'QHORUS_WEBHOOK_POLL_MS',
+] as const satisfies readonly (keyof typeof CONFIG_DEFAULTS)[];
 
 /** A text-search configuration name, optionally schema-qualified (checked against the database at start-up). */
 const SEARCH_CONFIG_NAME = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)?$/;
@@ -252,8 +272,6 @@ export class AppConfig {
   /** Messages an export reads per page (its memory is one page, whatever the channel's length). */
   @Transform(toInt) @IsInt() @Min(1) QHORUS_EXPORT_PAGE_SIZE: number = CONFIG_DEFAULTS.QHORUS_EXPORT_PAGE_SIZE;
   // Data lifecycle (redaction, deletion; DESIGN §10)
-  /** `DELETE /agents/{name}?erase=true`: messages redacted per transaction (each batch all or nothing, audited). */
-  @Transform(toInt) @IsInt() @Min(1) QHORUS_ERASE_BATCH_SIZE: number = CONFIG_DEFAULTS.QHORUS_ERASE_BATCH_SIZE;
   /** Longest reason a redaction takes (it is kept in the audit log and on the tombstone). */
   @Transform(toInt) @IsInt() @Min(1) QHORUS_REDACTION_REASON_MAX_CHARS: number = CONFIG_DEFAULTS.QHORUS_REDACTION_REASON_MAX_CHARS;
   // Search (issue 32, DESIGN §12)
@@ -268,7 +286,7 @@ export class AppConfig {
   @Transform(toInt) @IsInt() @Min(SEARCH_SNIPPET_MIN_CHARS) QHORUS_SEARCH_SNIPPET_MAX_CHARS: number = CONFIG_DEFAULTS.QHORUS_SEARCH_SNIPPET_MAX_CHARS;
   /** Messages per batch when the index is filled or rebuilt (one short transaction each; posts are never held back). */
   @Transform(toInt) @IsInt() @Min(1) QHORUS_SEARCH_REINDEX_BATCH: number = CONFIG_DEFAULTS.QHORUS_SEARCH_REINDEX_BATCH;
-  @IsIn(LOG_LEVELS) LOG_LEVEL: (typeof LOG_LEVELS)[number] = CONFIG_DEFAULTS.LOG_LEVEL;
+  @IsIn(LOG_LEVELS) LOG_LEVEL: LogLevel = CONFIG_DEFAULTS.LOG_LEVEL;
 
   // Webhooks (DESIGN §11, webhooks/)
   /** Hosts (by name) and addresses or CIDRs a webhook may reach although private, loopback or link-local (comma list). */
@@ -284,12 +302,8 @@ export class AppConfig {
   @TimerMs(100) QHORUS_WEBHOOK_LEASE_MS: number = CONFIG_DEFAULTS.QHORUS_WEBHOOK_LEASE_MS;
   /** How often workers look for due deliveries and unread outbox rows without being woken. */
   @TimerMs(10) QHORUS_WEBHOOK_POLL_MS: number = CONFIG_DEFAULTS.QHORUS_WEBHOOK_POLL_MS;
-  /** After a post, how long the wake-up waits for more posts to fan out with it (latency vs one fan-out per post). */
-  @TimerMs(0) QHORUS_WEBHOOK_WAKE_DELAY_MS: number = CONFIG_DEFAULTS.QHORUS_WEBHOOK_WAKE_DELAY_MS;
   /** Deliveries in flight per worker process. */
   @Transform(toInt) @IsInt() @Min(1) QHORUS_WEBHOOK_CONCURRENCY: number = CONFIG_DEFAULTS.QHORUS_WEBHOOK_CONCURRENCY;
-  /** Outbox rows fanned out to hooks per statement. */
-  @Transform(toInt) @IsInt() @Min(1) QHORUS_WEBHOOK_FANOUT_BATCH: number = CONFIG_DEFAULTS.QHORUS_WEBHOOK_FANOUT_BATCH;
   /** Most bytes of a receiver's answer read (then the connection is closed; the status still counts). */
   @Transform(toInt) @IsInt() @Min(0) QHORUS_WEBHOOK_MAX_RESPONSE_BYTES: number = CONFIG_DEFAULTS.QHORUS_WEBHOOK_MAX_RESPONSE_BYTES;
   /** Delivery attempts kept per hook (GET /webhooks/{id}/deliveries), the newest. */
@@ -385,28 +399,4 @@ function checkWebhookConfig(config: AppConfig): void {
   if (config.QHORUS_WEBHOOK_BACKOFF_MAX_MS < config.QHORUS_WEBHOOK_BACKOFF_MIN_MS) {
     throw new ConfigValidationError('Invalid configuration: QHORUS_WEBHOOK_BACKOFF_MAX_MS must be ≥ QHORUS_WEBHOOK_BACKOFF_MIN_MS');
   }
-}
-
-/** proxy-addr's named ranges, accepted in QHORUS_TRUST_PROXY next to addresses and CIDRs. */
-const TRUST_PROXY_PRESETS = new Set(['loopback', 'linklocal', 'uniquelocal']);
-
-/** QHORUS_TRUST_PROXY as Fastify's `trustProxy` takes it. */
-export function trustProxySetting(value: string): boolean | number | string[] {
-  if (value === 'true') return true;
-  if (value === 'false') return false;
-  if (/^\d+$/.test(value)) return Number(value);
-  return value.split(',').map((part) => part.trim());
-}
-
-function trustProxyError(value: string): string | null {
-  const setting = trustProxySetting(value);
-  if (!Array.isArray(setting)) return null;
-  const bad = setting.filter((entry) => {
-    if (TRUST_PROXY_PRESETS.has(entry)) return false;
-    const [address, bits, extra] = entry.split('/');
-    const family = isIP(address);
-    if (family === 0 || extra !== undefined) return true;
-    return bits !== undefined && !(/^\d+$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128));
-  });
-  return bad.length === 0 ? null : `must be true, false, a hop count, or addresses/CIDRs/${[...TRUST_PROXY_PRESETS].join('/')}, comma-separated (bad: ${bad.join(', ')})`;
 }

@@ -1,11 +1,55 @@
-import { DynamicModule, Global, Module } from '@nestjs/common';
+import { DynamicModule, Global, Module, Provider } from '@nestjs/common';
 import { AppConfig } from './app-config';
+import { AuditConfig } from './slices/audit-config';
+import { ChannelsConfig } from './slices/channels-config';
+import { CostConfig } from './slices/cost-config';
+import { DatabaseConfig } from './slices/database-config';
+import { ExportConfig } from './slices/export-config';
+import { HealthConfig } from './slices/health-config';
+import { LifecycleConfig } from './slices/lifecycle-config';
+import { LoggingConfig } from './slices/logging-config';
+import { McpConfig } from './slices/mcp-config';
+import { RetentionConfig } from './slices/retention-config';
+import { SearchConfig } from './slices/search-config';
+import { WebhookConfig } from './slices/webhook-config';
 
-/** Provides the one validated AppConfig to every feature. */
+/**
+ * Configuration by feature. `loadConfig` (app-config.ts) reads and validates every setting once,
+ * at start-up, into `AppConfig`: every knob has a named default there and is listed in
+ * .env.example (user settings) or docs/tuning.md (internal tuning values).
+ *
+ * A feature injects its own *slice*, never `AppConfig`: a small class in `slices/` whose
+ * constructor takes the validated `AppConfig` and keeps, readonly and already parsed, only the
+ * settings that feature reads (`WebhookConfig`, `SearchConfig`, …). To give a feature its slice:
+ * write `slices/<feature>-config.ts` on that model, add the class to CONFIG_SLICES below (this
+ * module provides and exports each one, built from the one AppConfig), and inject it. A unit test
+ * builds one as `new WebhookConfig(loadConfig({ … }))`.
+ *
+ * `AppConfig` itself is still provided for the composition root (app.module.ts, bootstrap.ts,
+ * main.ts) and for the folders not yet switched (events/, messages/, auth/, rate-limit/,
+ * summary/, threads/).
+ */
+export const CONFIG_SLICES = [
+  AuditConfig,
+  ChannelsConfig,
+  CostConfig,
+  DatabaseConfig,
+  ExportConfig,
+  HealthConfig,
+  LifecycleConfig,
+  LoggingConfig,
+  McpConfig,
+  RetentionConfig,
+  SearchConfig,
+  WebhookConfig,
+] as const;
+
+/** Provides the one validated AppConfig and every feature's slice of it. */
 @Global()
 @Module({})
 export class ConfigModule {
   static forRoot(config: AppConfig): DynamicModule {
-    return { module: ConfigModule, providers: [{ provide: AppConfig, useValue: config }], exports: [AppConfig] };
+    const slices: Provider[] = CONFIG_SLICES.map((Slice) => ({ provide: Slice, inject: [AppConfig], useFactory: (app: AppConfig) => new Slice(app) }));
+    return { module: ConfigModule, providers: [{ provide: AppConfig, useValue: config }, ...slices], exports: [AppConfig, ...CONFIG_SLICES] };
   }
 }

@@ -2,7 +2,7 @@ import { BadRequestException, ForbiddenException } from '@nestjs/common';
 import { BUILT_IN_SUMMARISERS } from '@qhorus/blocks-channel-summary';
 import { isAdmin, Principal } from '../auth/principal';
 import { validationMessage } from '../common/validation.pipe';
-import { AppConfig } from '../config/app-config';
+import { CostConfig } from '../config/slices/cost-config';
 
 /** The strategies that can call a model, hence cost money: `llm` always, `tiered` for large batches. */
 export const MODEL_BACKED_SUMMARISERS: ReadonlySet<string> = new Set([BUILT_IN_SUMMARISERS.llm, BUILT_IN_SUMMARISERS.tiered]);
@@ -27,11 +27,11 @@ export interface SummariserChoice {
 export type TriggerField = 'summaryThreshold' | 'summaryThresholdTokens' | 'updateAfterSeconds';
 export const ALL_TRIGGER_FIELDS: ReadonlySet<TriggerField> = new Set(['summaryThreshold', 'summaryThresholdTokens', 'updateAfterSeconds']);
 
-/** Each trigger's floor on a model-backed channel, and the knob that sets it. */
-const TRIGGER_FLOORS: readonly { field: TriggerField; knob: 'QHORUS_MODEL_SUMMARY_MIN_THRESHOLD' | 'QHORUS_MODEL_SUMMARY_MIN_TOKENS' | 'QHORUS_MODEL_SUMMARY_MIN_SECONDS' }[] = [
-  { field: 'summaryThreshold', knob: 'QHORUS_MODEL_SUMMARY_MIN_THRESHOLD' },
-  { field: 'summaryThresholdTokens', knob: 'QHORUS_MODEL_SUMMARY_MIN_TOKENS' },
-  { field: 'updateAfterSeconds', knob: 'QHORUS_MODEL_SUMMARY_MIN_SECONDS' },
+/** Each trigger's floor on a model-backed channel (a CostConfig field), and the knob that sets it. */
+const TRIGGER_FLOORS: readonly { field: TriggerField; floor: 'minSummaryThreshold' | 'minSummaryThresholdTokens' | 'minUpdateAfterSeconds'; knob: string }[] = [
+  { field: 'summaryThreshold', floor: 'minSummaryThreshold', knob: 'QHORUS_MODEL_SUMMARY_MIN_THRESHOLD' },
+  { field: 'summaryThresholdTokens', floor: 'minSummaryThresholdTokens', knob: 'QHORUS_MODEL_SUMMARY_MIN_TOKENS' },
+  { field: 'updateAfterSeconds', floor: 'minUpdateAfterSeconds', knob: 'QHORUS_MODEL_SUMMARY_MIN_SECONDS' },
 ];
 
 /**
@@ -40,18 +40,18 @@ const TRIGGER_FLOORS: readonly { field: TriggerField; knob: 'QHORUS_MODEL_SUMMAR
  * floor per trigger, so no trigger can make a model call per message: 400 naming every field
  * below its floor). Checked before any write.
  */
-export function assertSummariserChoiceAllowed(choice: SummariserChoice, config: AppConfig): void {
+export function assertSummariserChoiceAllowed(choice: SummariserChoice, config: CostConfig): void {
   if (!isModelBacked(choice.summariser)) return;
   if (choice.choosesSummariser && !mayChooseModel(choice.by, choice.creator, config)) {
-    const who = config.QHORUS_MODEL_SUMMARISER_POLICY === 'admin' ? 'the admin' : "the channel's creator or the admin";
+    const who = config.summariserPolicy === 'admin' ? 'the admin' : "the channel's creator or the admin";
     throw new ForbiddenException(
-      `Only ${who} may choose the model-backed summariser '${choice.summariser}' (QHORUS_MODEL_SUMMARISER_POLICY=${config.QHORUS_MODEL_SUMMARISER_POLICY})`,
+      `Only ${who} may choose the model-backed summariser '${choice.summariser}' (QHORUS_MODEL_SUMMARISER_POLICY=${config.summariserPolicy})`,
     );
   }
   const details = [];
-  for (const { field, knob } of TRIGGER_FLOORS) {
+  for (const { field, floor, knob } of TRIGGER_FLOORS) {
     const value = choice[field];
-    const min = config[knob];
+    const min = config[floor];
     if (!(choice.choosesSummariser || choice.sets.has(field)) || value === null || value >= min) continue;
     details.push({ field, problems: [`${field} must be at least ${min} with the model-backed summariser '${choice.summariser}' (${knob})`] });
   }
@@ -60,9 +60,9 @@ export function assertSummariserChoiceAllowed(choice: SummariserChoice, config: 
   }
 }
 
-function mayChooseModel(by: Principal, creator: string, config: AppConfig): boolean {
+function mayChooseModel(by: Principal, creator: string, config: CostConfig): boolean {
   if (isAdmin(by)) return true;
-  switch (config.QHORUS_MODEL_SUMMARISER_POLICY) {
+  switch (config.summariserPolicy) {
     case 'anyone':
       return true;
     case 'creator':

@@ -1,6 +1,6 @@
 import { Global, Inject, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
-import { poolConfig } from '../../../../migrations/data-source';
-import { AppConfig } from '../config/app-config';
+import { poolConfig } from './connection';
+import { DatabaseConfig } from '../config/slices/database-config';
 import { Database } from './database';
 import { EmbeddedPostgres } from './embedded-postgres';
 import { runMigrations } from './run-migrations';
@@ -22,20 +22,19 @@ const EMBEDDED_IDLE_TIMEOUT_NEVER = 0;
   providers: [
     {
       provide: EMBEDDED,
-      inject: [AppConfig],
-      useFactory: async (config: AppConfig) =>
-        config.embeddedDatabase ? EmbeddedPostgres.start(config.QHORUS_DATA_DIR) : null,
+      inject: [DatabaseConfig],
+      useFactory: async (config: DatabaseConfig) => (config.embedded ? EmbeddedPostgres.start(config.dataDir) : null),
     },
     {
       provide: Database,
-      inject: [AppConfig, EMBEDDED],
-      useFactory: async (config: AppConfig, embedded: EmbeddedPostgres | null) => {
-        const url = embedded ? embedded.url : config.DATABASE_URL!;
+      inject: [DatabaseConfig, EMBEDDED],
+      useFactory: async (config: DatabaseConfig, embedded: EmbeddedPostgres | null) => {
+        const url = embedded ? embedded.url : config.url!;
         // Embedded: one process owns the data dir. Real Postgres: instances may start together.
         await runMigrations(url, { serialise: !embedded });
         await embedded?.whenIdle(); // the migrations' connection has gone: the pool's may come
-        const poolSize = embedded ? EMBEDDED_POOL_SIZE : config.QHORUS_DB_POOL_SIZE;
-        const pool = poolConfig(url, poolSize, config.QHORUS_DB_QUERY_TIMEOUT_MS);
+        const poolSize = embedded ? EMBEDDED_POOL_SIZE : config.poolSize;
+        const pool = poolConfig(url, poolSize, config.queryTimeoutMs);
         if (!embedded) return Database.open(pool);
         // Its one connection is kept, not closed when idle: PGlite turns a new client away until
         // it has seen the old one go, so a reconnect can fail the query that caused it.

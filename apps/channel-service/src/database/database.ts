@@ -44,7 +44,7 @@ export class Transaction implements Queryable {
 
 /**
  * The one way repositories talk to Postgres: its own `pg` pool (built by `poolConfig` in
- * migrations/data-source.ts, like the TypeORM data source that only runs migrations), with
+ * database/connection.ts, like the TypeORM data source that only runs migrations), with
  * every statement text prepared once per connection and reused. Parsing and planning the post
  * statement cost Postgres about as much as running it (docs/benchmarks.md).
  * Rows come back exactly as `pg` returns them: bigint columns as strings, converted at the edge.

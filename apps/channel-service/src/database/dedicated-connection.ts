@@ -1,5 +1,5 @@
 import { Client } from 'pg';
-import { CONNECT_TIMEOUT_MS } from '../../../../migrations/data-source';
+import { CONNECT_TIMEOUT_MS } from './connection';
 
 /**
  * A Postgres connection of its own, outside the pool, for what must stay on one session: session

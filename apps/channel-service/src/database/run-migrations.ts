@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { dataSourceOptions } from '../../../../migrations/data-source';
+import { dataSourceOptions } from './connection';
 import { withMigrationLock } from './migration-lock';
 
 /** Migrations run in one transaction on one connection. */

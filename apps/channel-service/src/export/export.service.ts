@@ -3,7 +3,7 @@ import { Principal } from '../auth/principal';
 import { Channel } from '../channels/channel.entity';
 import { channelView } from '../channels/channel.view';
 import { ChannelsService } from '../channels/channels.service';
-import { AppConfig } from '../config/app-config';
+import { ExportConfig } from '../config/slices/export-config';
 import { messageView, toMessage } from '../messages/message.entity';
 import { SummaryService } from '../summary/summary.service';
 import { ExportRepository } from './export.repository';
@@ -26,7 +26,7 @@ export class ExportService {
     private readonly channels: ChannelsService,
     private readonly summaries: SummaryService,
     private readonly repository: ExportRepository,
-    private readonly config: AppConfig,
+    private readonly config: ExportConfig,
   ) {}
 
   /** The channel (404 when the caller may not read it), checked before anything is sent. */
@@ -37,7 +37,7 @@ export class ExportService {
   /** The export's lines, each page of messages as one chunk. */
   async *lines(channel: Channel, by: Principal): AsyncGenerator<string> {
     yield line(EXPORT_LINE_KINDS.channel, channelView(channel));
-    const pageSize = this.config.QHORUS_EXPORT_PAGE_SIZE;
+    const pageSize = this.config.pageSize;
     for (let after = channel.firstSeq - 1; ; ) {
       const rows = await this.repository.page(channel.id, after, channel.lastSeq, pageSize);
       if (rows.length === 0) break;

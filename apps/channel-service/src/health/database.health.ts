@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { HealthIndicatorService } from '@nestjs/terminus';
 import { Database } from '../database/database';
 import { withTimeout } from '../common/with-timeout';
-import { AppConfig } from '../config/app-config';
+import { HealthConfig } from '../config/slices/health-config';
 import { HEALTH_CHECK_TIMEOUT_MS } from './health-check-timeout';
 
 export const DATABASE_HEALTH_KEY = 'database';
@@ -20,7 +20,7 @@ export class DatabaseHealthIndicator {
   constructor(
     private readonly indicators: HealthIndicatorService,
     private readonly db: Database,
-    private readonly config: AppConfig,
+    private readonly config: HealthConfig,
   ) {}
 
   async check() {

@@ -2,7 +2,7 @@ import { Controller, Get, ServiceUnavailableException } from '@nestjs/common';
 import { ApiExtraModels, ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import { HealthIndicatorResult } from '@nestjs/terminus';
 import { Public } from '../auth/auth.decorators';
-import { AppConfig } from '../config/app-config';
+import { HealthConfig } from '../config/slices/health-config';
 import { DatabaseHealthIndicator } from './database.health';
 import { DependencyHealth, HealthResponse, LivenessResponse } from './dto/health.response';
 import { QueueHealthIndicator } from './queue.health';
@@ -45,7 +45,7 @@ export class HealthController {
   constructor(
     private readonly database: DatabaseHealthIndicator,
     private readonly queue: QueueHealthIndicator,
-    private readonly config: AppConfig,
+    private readonly config: HealthConfig,
   ) {}
 
   @Get()
@@ -57,7 +57,7 @@ export class HealthController {
   })
   @ApiServiceUnavailableResponse({ description: 'Postgres (or, on a worker, Redis) is down; `details` says which' })
   async ready(): Promise<ReadinessResult> {
-    const queueRequired = this.config.QHORUS_ROLE === 'worker';
+    const queueRequired = this.config.role === 'worker';
     const checks: HealthIndicatorResult[] = await Promise.all([this.database.check(), this.queue.check()]);
     const result: ReadinessResult = { status: 'ok', info: {}, error: {}, details: {} };
     for (const check of checks) {

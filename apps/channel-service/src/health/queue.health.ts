@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { HealthIndicatorService } from '@nestjs/terminus';
 import { withTimeout } from '../common/with-timeout';
-import { AppConfig } from '../config/app-config';
+import { HealthConfig } from '../config/slices/health-config';
 import { SummaryQueue } from '../summary/queue/summary-queue';
 import { HEALTH_CHECK_TIMEOUT_MS } from './health-check-timeout';
 
@@ -19,7 +19,7 @@ export class QueueHealthIndicator {
   constructor(
     private readonly indicators: HealthIndicatorService,
     private readonly queue: SummaryQueue,
-    private readonly config: AppConfig,
+    private readonly config: HealthConfig,
   ) {}
 
   async check() {

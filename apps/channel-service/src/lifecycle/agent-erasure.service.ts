@@ -3,16 +3,18 @@ import { AgentEraser } from '../auth/agent-eraser';
 import { Principal } from '../auth/principal';
 import { Channel } from '../channels/channel.entity';
 import { ChannelsService } from '../channels/channels.service';
-import { AppConfig } from '../config/app-config';
 import { LifecycleRepository } from './lifecycle.repository';
 import { RedactionService } from './redaction.service';
 
 /** The reason recorded on each tombstone and audit entry of an erasure. */
 export const erasureReason = (agent: string) => `agent '${agent}' erased`;
 
+/** Messages redacted per transaction: each batch is one redaction, all or nothing, audited per message. */
+export const ERASE_BATCH_SIZE = 500;
+
 /**
  * `DELETE /agents/{name}?erase=true`: redacts every message the agent sent, channel by channel,
- * in batches of QHORUS_ERASE_BATCH_SIZE, each batch one redaction (all or nothing, audited per
+ * in batches of ERASE_BATCH_SIZE, each batch one redaction (all or nothing, audited per
  * message). A failure part way leaves whole batches done; asking again finishes the rest.
  */
 @Injectable()
@@ -23,13 +25,12 @@ export class AgentErasureService extends AgentEraser {
     private readonly lifecycle: LifecycleRepository,
     private readonly redaction: RedactionService,
     private readonly channels: ChannelsService,
-    private readonly config: AppConfig,
   ) {
     super();
   }
 
   async erase(agent: string, by: Principal): Promise<number> {
-    const batch = this.config.QHORUS_ERASE_BATCH_SIZE;
+    const batch = ERASE_BATCH_SIZE;
     let erased = 0;
     let after = '0';
     for (let next = await this.lifecycle.nextChannelWithSender(agent, after); next; next = await this.lifecycle.nextChannelWithSender(agent, after)) {

@@ -5,7 +5,7 @@ import { Principal } from '../auth/principal';
 import { Channel } from '../channels/channel.entity';
 import { ChannelsService } from '../channels/channels.service';
 import { fieldProblem } from '../common/validation.pipe';
-import { AppConfig } from '../config/app-config';
+import { LifecycleConfig } from '../config/slices/lifecycle-config';
 import { StoredMessage, toMessage } from '../messages/message.entity';
 import { SummaryQueue } from '../summary/queue/summary-queue';
 import { SummaryUpdatedEvent } from '../summary/summary-updated.event';
@@ -33,7 +33,7 @@ export class RedactionService {
     private readonly audit: AuditLog,
     private readonly queue: SummaryQueue,
     private readonly events: EventEmitter2,
-    private readonly config: AppConfig,
+    private readonly config: LifecycleConfig,
   ) {}
 
   /** Redacts message `seq` of the channel; an already redacted one answers its tombstone as it is. */
@@ -83,7 +83,7 @@ export class RedactionService {
   }
 
   private checkReason(reason: string): void {
-    const max = this.config.QHORUS_REDACTION_REASON_MAX_CHARS;
+    const max = this.config.redactionReasonMaxChars;
     if (reason.length > max) throw fieldProblem('reason', `must be at most ${max} characters (QHORUS_REDACTION_REASON_MAX_CHARS)`);
   }
 }

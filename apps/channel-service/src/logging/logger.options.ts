@@ -1,7 +1,7 @@
 import type { Params } from 'nestjs-pino';
 import type { DestinationStream } from 'pino';
 import type { Options as HttpOptions } from 'pino-http';
-import { AppConfig } from '../config/app-config';
+import { LoggingConfig } from '../config/slices/logging-config';
 import { activeTraceIds } from '../telemetry/spans';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
@@ -20,9 +20,9 @@ export const REDACTED_PATHS = [
 ];
 
 /** Structured JSON logs, secrets redacted. `destination`: stdout unless given (tests capture it). */
-export function loggerOptions(config: AppConfig, destination?: DestinationStream): Params {
+export function loggerOptions(config: LoggingConfig, destination?: DestinationStream): Params {
   const options: HttpOptions = {
-    level: config.LOG_LEVEL,
+    level: config.level,
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
     // With tracing on, each line inside a span names its trace and span (log ↔ trace correlation).
     mixin: traceIdsForLog,

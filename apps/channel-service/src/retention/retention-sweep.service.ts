@@ -1,6 +1,6 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { AuditAction, AuditLog } from '../audit/audit-log.repository';
-import { AppConfig } from '../config/app-config';
+import { RetentionConfig } from '../config/slices/retention-config';
 import { Database, Queryable } from '../database/database';
 import { DueChannel, NextLook, RetentionRepository } from './retention.repository';
 import { nextAgeDueAt, nextCountDueSeq, nextRetentionStep, RetentionChannelState, RetentionPolicy } from './retention-rule';
@@ -38,14 +38,14 @@ export class RetentionSweepService implements OnApplicationBootstrap, BeforeAppl
     private readonly db: Database,
     private readonly repository: RetentionRepository,
     private readonly audit: AuditLog,
-    private readonly config: AppConfig,
+    private readonly config: RetentionConfig,
   ) {}
 
   onApplicationBootstrap(): void {
     if (!this.config.runsWorker) return;
     this.timer = setInterval(() => {
       if (!this.running) this.running = this.pass().then(() => undefined).finally(() => (this.running = null));
-    }, this.config.QHORUS_RETENTION_SWEEP_MS);
+    }, this.config.sweepMs);
     this.timer.unref();
   }
 
@@ -76,7 +76,7 @@ export class RetentionSweepService implements OnApplicationBootstrap, BeforeAppl
 
   /** One batch, in the caller's transaction. */
   private async batch(tx: Queryable): Promise<Omit<RetentionPassResult, 'batches'>> {
-    const due = await this.repository.takeDue(tx, this.config.QHORUS_RETENTION_BATCH);
+    const due = await this.repository.takeDue(tx, this.config.batchChannels);
     const done = { channels: due.length, messages: 0, threads: 0 };
     for (const channel of due) {
       const removed = await this.step(tx, channel);
@@ -90,7 +90,7 @@ export class RetentionSweepService implements OnApplicationBootstrap, BeforeAppl
     const policy: RetentionPolicy = { maxAgeDays: channel.maxAgeDays, maxMessages: channel.maxMessages };
     const versions = await this.repository.keptVersions(tx, channel.id, channel.firstSeq);
     const state: RetentionChannelState = { firstSeq: channel.firstSeq, lastSeq: channel.lastSeq, versions };
-    const batchMessages = this.config.QHORUS_RETENTION_BATCH_MESSAGES;
+    const batchMessages = this.config.batchMessages;
     const step = nextRetentionStep(state, policy, channel.now, batchMessages);
     if (!step) {
       await this.repository.rearm(tx, channel.id, this.nextLook(state, policy, channel.now));
@@ -122,7 +122,7 @@ export class RetentionSweepService implements OnApplicationBootstrap, BeforeAppl
   private nextLook(state: RetentionChannelState, policy: RetentionPolicy, now: Date): NextLook {
     const at = nextAgeDueAt(state, policy);
     return {
-      at: at === null ? null : new Date(Math.max(at.getTime(), now.getTime() + this.config.QHORUS_RETENTION_SWEEP_MS)),
+      at: at === null ? null : new Date(Math.max(at.getTime(), now.getTime() + this.config.sweepMs)),
       seq: nextCountDueSeq(state, policy),
     };
   }

@@ -1,7 +1,8 @@
 import { BeforeApplicationShutdown, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { Client } from 'pg';
-import { CONNECT_TIMEOUT_MS } from '../../../../migrations/data-source';
-import { AppConfig } from '../config/app-config';
+import { CONNECT_TIMEOUT_MS } from '../database/connection';
+import { DatabaseConfig } from '../config/slices/database-config';
+import { SearchConfig } from '../config/slices/search-config';
 import { Database } from '../database/database';
 import { canonicalConfig, ensureIndex, readState, REINDEX_COMMAND, runPass, SqlSession, switchConfig, withPassLock } from './search-index';
 
@@ -21,18 +22,19 @@ export class SearchIndexMaintainer implements OnApplicationBootstrap, BeforeAppl
 
   private constructor(
     private readonly db: Database,
-    private readonly config: AppConfig,
+    private readonly config: SearchConfig,
+    private readonly database: DatabaseConfig,
   ) {}
 
   /** The start-up checks, while the app is being built (a StartupError there is reported as one line naming the knob). */
-  static async prepare(db: Database, config: AppConfig): Promise<SearchIndexMaintainer> {
-    const maintainer = new SearchIndexMaintainer(db, config);
+  static async prepare(db: Database, config: SearchConfig, database: DatabaseConfig): Promise<SearchIndexMaintainer> {
+    const maintainer = new SearchIndexMaintainer(db, config, database);
     await maintainer.checkConfig();
     return maintainer;
   }
 
   private async checkConfig(): Promise<void> {
-    const wanted = await canonicalConfig(this.db, this.config.QHORUS_SEARCH_CONFIG);
+    const wanted = await canonicalConfig(this.db, this.config.textSearchConfig);
     const state = await readState(this.db);
     if (state.config === null) {
       const through = await switchConfig(this.db, wanted);
@@ -60,8 +62,8 @@ export class SearchIndexMaintainer implements OnApplicationBootstrap, BeforeAppl
   }
 
   private async maintain(): Promise<void> {
-    if (this.config.embeddedDatabase) return this.upkeep(this.db);
-    const client = new Client({ connectionString: this.config.DATABASE_URL, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+    if (this.database.embedded) return this.upkeep(this.db);
+    const client = new Client({ connectionString: this.database.url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
     client.on('error', (err) => this.logger.warn({ err: err.message }, 'the search index connection failed'));
     await client.connect();
     try {
@@ -75,7 +77,7 @@ export class SearchIndexMaintainer implements OnApplicationBootstrap, BeforeAppl
 
   private async upkeep(session: SqlSession): Promise<void> {
     const started = Date.now();
-    const rebuilt = await runPass(session, this.config.QHORUS_SEARCH_REINDEX_BATCH, () => this.stopping);
+    const rebuilt = await runPass(session, this.config.reindexBatch, () => this.stopping);
     if (rebuilt > 0) this.logger.log({ messages: rebuilt, ms: Date.now() - started }, 'search vectors built');
     if (this.stopping) return;
     const indexStarted = Date.now();

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ChannelsModule } from '../channels/channels.module';
-import { AppConfig } from '../config/app-config';
+import { DatabaseConfig } from '../config/slices/database-config';
+import { SearchConfig } from '../config/slices/search-config';
 import { Database } from '../database/database';
 import { SearchIndexMaintainer } from './search-index.maintainer';
 import { SearchController } from './search.controller';
@@ -14,7 +15,11 @@ import { SearchService } from './search.service';
   providers: [
     SearchRepository,
     SearchService,
-    { provide: SearchIndexMaintainer, inject: [Database, AppConfig], useFactory: (db: Database, config: AppConfig) => SearchIndexMaintainer.prepare(db, config) },
+    {
+      provide: SearchIndexMaintainer,
+      inject: [Database, SearchConfig, DatabaseConfig],
+      useFactory: (db: Database, config: SearchConfig, database: DatabaseConfig) => SearchIndexMaintainer.prepare(db, config, database),
+    },
   ],
   exports: [SearchService, SearchIndexMaintainer],
 })

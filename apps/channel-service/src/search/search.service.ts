@@ -4,7 +4,7 @@ import { Principal } from '../auth/principal';
 import { accessParams } from '../channels/channel-access';
 import { ChannelsService } from '../channels/channels.service';
 import { fieldProblem } from '../common/validation.pipe';
-import { AppConfig } from '../config/app-config';
+import { SearchConfig } from '../config/slices/search-config';
 import { SearchQuery } from './dto/search.query';
 import { SearchResponse, SearchResultResponse } from './dto/search.response';
 import { decodeCursor, encodeCursor, searchFingerprint } from './search-cursor';
@@ -23,13 +23,13 @@ export class SearchService {
   constructor(
     private readonly channels: ChannelsService,
     private readonly repository: SearchRepository,
-    private readonly config: AppConfig,
+    private readonly config: SearchConfig,
   ) {}
 
   async search(query: SearchQuery, by: Principal): Promise<SearchResponse> {
     const q = query.q.trim();
-    if ([...q].length > this.config.QHORUS_SEARCH_QUERY_MAX_CHARS) {
-      throw fieldProblem('q', `must be at most ${this.config.QHORUS_SEARCH_QUERY_MAX_CHARS} characters (QHORUS_SEARCH_QUERY_MAX_CHARS)`);
+    if ([...q].length > this.config.queryMaxChars) {
+      throw fieldProblem('q', `must be at most ${this.config.queryMaxChars} characters (QHORUS_SEARCH_QUERY_MAX_CHARS)`);
     }
     const types = query.type ?? null;
     const sender = query.sender ?? null;
@@ -39,7 +39,7 @@ export class SearchService {
     await this.checkParses(q);
     // A channel filter the caller may not read is a 404, as everywhere (the same rule as every read).
     const channel = query.channel === undefined ? null : await this.channels.get(query.channel, by);
-    const limit = Math.min(query.limit ?? this.config.QHORUS_SEARCH_LIMIT_DEFAULT, this.config.QHORUS_SEARCH_LIMIT_MAX);
+    const limit = Math.min(query.limit ?? this.config.limitDefault, this.config.limitMax);
     // One more than the page: a next page exists only if it came back (no cursor to an empty page).
     const rows = await this.repository.search(accessParams(by), { q, types, sender, includeEvents, after, limit: limit + 1 }, channel?.id ?? null);
     const page = rows.slice(0, limit);
@@ -63,7 +63,7 @@ export class SearchService {
       type: r.type as MessageType,
       topic: r.topic,
       createdAt: r.created_at,
-      snippet: boundSnippet(r.snippet, this.config.QHORUS_SEARCH_SNIPPET_MAX_CHARS),
+      snippet: boundSnippet(r.snippet, this.config.snippetMaxChars),
       rank: Number(r.rank),
     };
   }

@@ -3,8 +3,7 @@ import { setMaxListeners } from 'node:events';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { ADMIN_NAME } from '../auth/principal';
 import { TimeoutError, withTimeout } from '../common/with-timeout';
-import { AppConfig } from '../config/app-config';
-import { parseWebhookAllowList, WebhookAllowList } from '../config/webhook-allowed-hosts';
+import { WebhookConfig } from '../config/slices/webhook-config';
 import { MessageRow } from '../messages/message.entity';
 import { SummaryService } from '../summary/summary.service';
 import { WebhookKick } from './kick/webhook-kick';
@@ -28,6 +27,8 @@ const SUMMARY_EVENT = 'summary.updated';
 const USER_AGENT = 'qhorus-webhooks';
 /** HTTP 410 Gone: the receiver asks never to be called again (DESIGN §11). */
 const GONE = 410;
+/** Outbox rows fanned out to hooks per statement (one statement per round; a busy outbox takes more rounds). */
+const WEBHOOK_FANOUT_BATCH = 100;
 
 /**
  * The workers' side of webhooks: fans outbox rows out to hooks, claims due deliveries (leased in
@@ -40,7 +41,6 @@ const GONE = 410;
 @Injectable()
 export class WebhookDeliverer implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(WebhookDeliverer.name);
-  private readonly allow: WebhookAllowList;
   private readonly schedule: RetrySchedule;
   private readonly inFlight = new Set<Promise<void>>();
   /** Ends the attempts still in flight when the shutdown grace is over. */
@@ -55,19 +55,18 @@ export class WebhookDeliverer implements OnApplicationBootstrap, BeforeApplicati
     private readonly summaries: SummaryService,
     private readonly kick: WebhookKick,
     private readonly metrics: WebhookMetrics,
-    private readonly config: AppConfig,
+    private readonly config: WebhookConfig,
   ) {
-    this.allow = parseWebhookAllowList(config.QHORUS_WEBHOOK_ALLOWED_HOSTS);
     // Each attempt in flight listens on the one shutdown signal, and pump() claims only free
-    // slots: up to QHORUS_WEBHOOK_CONCURRENCY listeners are expected, not a leak.
-    setMaxListeners(config.QHORUS_WEBHOOK_CONCURRENCY, this.stopping.signal);
-    this.schedule = { minMs: config.QHORUS_WEBHOOK_BACKOFF_MIN_MS, maxMs: config.QHORUS_WEBHOOK_BACKOFF_MAX_MS, giveUpMs: config.QHORUS_WEBHOOK_GIVE_UP_MS };
+    // slots: up to WebhookConfig.concurrency (QHORUS_WEBHOOK_CONCURRENCY) listeners are expected, not a leak.
+    setMaxListeners(config.concurrency, this.stopping.signal);
+    this.schedule = config.retry;
   }
 
   async onApplicationBootstrap(): Promise<void> {
     if (!this.config.runsWorker) return;
     await this.kick.start(() => this.drain());
-    this.poll = setInterval(() => this.drain(), this.config.QHORUS_WEBHOOK_POLL_MS);
+    this.poll = setInterval(() => this.drain(), this.config.pollMs);
     this.drain();
   }
 
@@ -77,7 +76,7 @@ export class WebhookDeliverer implements OnApplicationBootstrap, BeforeApplicati
     await this.kick.close();
     // Deliveries in flight end within their timeout; one still running at the grace's end is
     // taken over by another worker once its lease runs out.
-    const grace = new Promise((resolve) => setTimeout(resolve, this.config.QHORUS_SHUTDOWN_TIMEOUT_MS).unref());
+    const grace = new Promise((resolve) => setTimeout(resolve, this.config.shutdownTimeoutMs).unref());
     await Promise.race([Promise.allSettled([...this.inFlight]), grace]);
     this.stopping.abort();
   }
@@ -102,9 +101,9 @@ export class WebhookDeliverer implements OnApplicationBootstrap, BeforeApplicati
   private async pump(): Promise<void> {
     try {
       while (!this.closed) {
-        const { events } = await this.hooks.fanOut(this.config.QHORUS_WEBHOOK_FANOUT_BATCH, ADMIN_NAME);
-        const free = this.config.QHORUS_WEBHOOK_CONCURRENCY - this.inFlight.size;
-        const claimed = free > 0 ? await this.hooks.claim(free, this.config.QHORUS_WEBHOOK_LEASE_MS) : [];
+        const { events } = await this.hooks.fanOut(WEBHOOK_FANOUT_BATCH, ADMIN_NAME);
+        const free = this.config.concurrency - this.inFlight.size;
+        const claimed = free > 0 ? await this.hooks.claim(free, this.config.leaseMs) : [];
         if (claimed.length > 0) await this.start(claimed);
         if (events === 0 || claimed.length === free) break;
       }
@@ -122,7 +121,7 @@ export class WebhookDeliverer implements OnApplicationBootstrap, BeforeApplicati
         .finally(() => {
           this.inFlight.delete(run);
           // Claim again once half the slots are free: one claim for many slots, not one per delivery.
-          if (this.inFlight.size <= this.config.QHORUS_WEBHOOK_CONCURRENCY / 2) this.drain();
+          if (this.inFlight.size <= this.config.concurrency / 2) this.drain();
         });
       this.inFlight.add(run);
     }
@@ -140,7 +139,7 @@ export class WebhookDeliverer implements OnApplicationBootstrap, BeforeApplicati
     if (isDropped(payload)) return this.drop(d, payload);
     const outcome = await this.send(d, payload);
     annotateSpan({ [WEBHOOK_STATUS_ATTRIBUTE]: outcome.status ?? 0 });
-    await this.hooks.logAttempt({ webhookId: d.webhook_id, eventId: d.id, type: d.type, attempt: d.attempt, ...outcome }, this.config.QHORUS_WEBHOOK_LOG_KEEP);
+    await this.hooks.logAttempt({ webhookId: d.webhook_id, eventId: d.id, type: d.type, attempt: d.attempt, ...outcome }, this.config.logKeep);
     if (outcome.status !== null && outcome.status >= 200 && outcome.status < 300) {
       this.metrics.attempts.inc({ outcome: 'delivered' });
       if (await this.hooks.delivered(d.id, d.attempt)) this.metrics.lag.observe((Date.now() - d.event_at.getTime()) / 1000);
@@ -168,10 +167,10 @@ export class WebhookDeliverer implements OnApplicationBootstrap, BeforeApplicati
   /** Checks the address now (DNS may have moved), signs and sends; a refused address is a failed attempt. */
   private async send(d: ClaimedDelivery, payload: WebhookPayload): Promise<SendOutcome> {
     let target;
-    const timeoutMs = this.config.QHORUS_WEBHOOK_TIMEOUT_MS;
+    const timeoutMs = this.config.timeoutMs;
     try {
       // A resolver that does not answer is a failed attempt too, within the same timeout.
-      target = await withTimeout(checkTarget(d.url, this.allow), timeoutMs, 'resolving the host');
+      target = await withTimeout(checkTarget(d.url, this.config.allowList), timeoutMs, 'resolving the host');
     } catch (e) {
       if (e instanceof WebhookTargetRefused || e instanceof TimeoutError) return { status: null, error: e.message, durationMs: 0 };
       throw e;
@@ -184,14 +183,14 @@ export class WebhookDeliverer implements OnApplicationBootstrap, BeforeApplicati
       'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
       'webhook-signature': new StandardWebhook(d.secret).sign(d.id, now, body),
     };
-    return sendWebhook(target, headers, body, { timeoutMs, maxResponseBytes: this.config.QHORUS_WEBHOOK_MAX_RESPONSE_BYTES, signal: this.stopping.signal });
+    return sendWebhook(target, headers, body, { timeoutMs, maxResponseBytes: this.config.maxResponseBytes, signal: this.stopping.signal });
   }
 
   private async drop(d: ClaimedDelivery, why: Dropped): Promise<void> {
     this.metrics.attempts.inc({ outcome: 'dropped' });
     await this.hooks.logAttempt(
       { webhookId: d.webhook_id, eventId: d.id, type: d.type, attempt: d.attempt, status: null, durationMs: 0, error: `not sent: ${why.dropped}` },
-      this.config.QHORUS_WEBHOOK_LOG_KEEP,
+      this.config.logKeep,
     );
     await this.hooks.delivered(d.id, d.attempt);
   }

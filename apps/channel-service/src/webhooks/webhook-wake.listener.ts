@@ -1,17 +1,20 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { OnEvent } from '@nestjs/event-emitter';
 import { MessageType } from '@qhorus/api';
-import { AppConfig } from '../config/app-config';
+import { WebhookConfig } from '../config/slices/webhook-config';
 import { MessagePostedEvent } from '../messages/message-posted.event';
 import { SummaryUpdatedEvent } from '../summary/summary-updated.event';
 import { WebhookKick } from './kick/webhook-kick';
 import { WebhooksRepository } from './webhooks.repository';
 
+/** Posts this close after one share its wake-up: latency against one fan-out per post. */
+const WEBHOOK_WAKE_DELAY_MS = 10;
+
 /**
  * Wakes the deliverers after a commit that may have written the outbox. The post's hot path
  * costs a boolean test while no hook is enabled anywhere (re-read every QHORUS_WEBHOOK_POLL_MS,
  * set at once by a create on this instance); otherwise a timer: the posts of the next
- * QHORUS_WEBHOOK_WAKE_DELAY_MS share one wake-up (one fan-out for all of them).
+ * WEBHOOK_WAKE_DELAY_MS share one wake-up (one fan-out for all of them).
  */
 @Injectable()
 export class WebhookWake implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -23,12 +26,12 @@ export class WebhookWake implements OnApplicationBootstrap, BeforeApplicationShu
   constructor(
     private readonly kick: WebhookKick,
     private readonly hooks: WebhooksRepository,
-    private readonly config: AppConfig,
+    private readonly config: WebhookConfig,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
     await this.refresh();
-    this.timer = setInterval(() => void this.refresh(), this.config.QHORUS_WEBHOOK_POLL_MS);
+    this.timer = setInterval(() => void this.refresh(), this.config.pollMs);
   }
 
   beforeApplicationShutdown(): void {
@@ -61,7 +64,7 @@ export class WebhookWake implements OnApplicationBootstrap, BeforeApplicationShu
     this.wake = setTimeout(() => {
       this.wake = null;
       this.kick.notify();
-    }, this.config.QHORUS_WEBHOOK_WAKE_DELAY_MS);
+    }, WEBHOOK_WAKE_DELAY_MS);
   }
 
   private async refresh(): Promise<void> {

@@ -1,5 +1,5 @@
 import { Module, Provider } from '@nestjs/common';
-import { AppConfig } from '../config/app-config';
+import { WebhookConfig } from '../config/slices/webhook-config';
 import { MetricsModule } from '../metrics/metrics.module';
 import { SummaryModule } from '../summary/summary.module';
 import { BullmqWebhookKick } from './kick/bullmq-webhook.kick';
@@ -15,9 +15,9 @@ import { WebhooksService } from './webhooks.service';
 /** Chooses the wake-up driver as the summary queue chooses its own: BullMQ when REDIS_URL is set, in-process otherwise. */
 const webhookKickProvider: Provider = {
   provide: WebhookKick,
-  inject: [AppConfig],
-  useFactory: (config: AppConfig): WebhookKick =>
-    config.inProcessQueue ? new InProcessWebhookKick() : new BullmqWebhookKick(config.REDIS_URL!, config.QHORUS_QUEUE_PREFIX),
+  inject: [WebhookConfig],
+  useFactory: (config: WebhookConfig): WebhookKick =>
+    config.redisUrl === undefined ? new InProcessWebhookKick() : new BullmqWebhookKick(config.redisUrl, config.queuePrefix),
 };
 
 /** Webhooks (DESIGN §11): the API, the outbox's fan-out and the deliverers. */

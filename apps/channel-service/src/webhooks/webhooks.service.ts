@@ -3,8 +3,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { isAdmin, Principal } from '../auth/principal';
 import { fieldProblem } from '../common/validation.pipe';
 import { TimeoutError, withTimeout } from '../common/with-timeout';
-import { AppConfig } from '../config/app-config';
-import { parseWebhookAllowList, WebhookAllowList } from '../config/webhook-allowed-hosts';
+import { WebhookConfig } from '../config/slices/webhook-config';
 import { CreateWebhookDto } from './dto/create-webhook.dto';
 import { CreatedWebhookResponse, WebhookAttemptResponse, WebhookResponse, WebhookTestResponse } from './dto/webhook.response';
 import { checkTarget, WebhookTargetRefused } from './url-guard';
@@ -19,19 +18,15 @@ const SECRET_PREFIX = 'whsec_';
 /** Hooks are managed by their owner; the admin sees and manages all; anyone else's is a 404. */
 @Injectable()
 export class WebhooksService {
-  private readonly allow: WebhookAllowList;
-
   constructor(
     private readonly hooks: WebhooksRepository,
     private readonly wake: WebhookWake,
-    private readonly config: AppConfig,
-  ) {
-    this.allow = parseWebhookAllowList(config.QHORUS_WEBHOOK_ALLOWED_HOSTS);
-  }
+    private readonly config: WebhookConfig,
+  ) {}
 
   async create(dto: CreateWebhookDto, by: Principal): Promise<CreatedWebhookResponse> {
     try {
-      await withTimeout(checkTarget(dto.url, this.allow), this.config.QHORUS_WEBHOOK_TIMEOUT_MS, `resolving the host of '${dto.url}'`);
+      await withTimeout(checkTarget(dto.url, this.config.allowList), this.config.timeoutMs, `resolving the host of '${dto.url}'`);
     } catch (e) {
       if (e instanceof WebhookTargetRefused) throw fieldProblem('url', e.message.replace(/^url /, ''));
       if (e instanceof TimeoutError) throw fieldProblem('url', `'${dto.url}' is refused: ${e.message}`);
@@ -49,9 +44,9 @@ export class WebhooksService {
         secret,
       },
       isAdmin(by),
-      this.config.QHORUS_MAX_WEBHOOKS_PER_AGENT,
+      this.config.maxPerAgent,
     );
-    if (!hook) throw new ForbiddenException(`agent '${by.name}' has ${this.config.QHORUS_MAX_WEBHOOKS_PER_AGENT} webhooks already (QHORUS_MAX_WEBHOOKS_PER_AGENT)`);
+    if (!hook) throw new ForbiddenException(`agent '${by.name}' has ${this.config.maxPerAgent} webhooks already (QHORUS_MAX_WEBHOOKS_PER_AGENT)`);
     this.wake.hookEnabled();
     return { ...webhookView(hook), secret };
   }
@@ -80,7 +75,7 @@ export class WebhooksService {
 
   async deliveries(id: string, limit: number | undefined, by: Principal): Promise<WebhookAttemptResponse[]> {
     const hook = await this.find(id, by);
-    const keep = this.config.QHORUS_WEBHOOK_LOG_KEEP;
+    const keep = this.config.logKeep;
     return (await this.hooks.attempts(hook.id, Math.min(limit ?? keep, keep))).map(attemptView);
   }
 

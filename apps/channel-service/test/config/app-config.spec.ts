@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { AppConfig, CONFIG_DEFAULTS, ConfigValidationError, loadConfig, MAX_TIMER_MS, OPTIONAL_KNOBS, SUMMARY_FAILURE_BACKOFF_SWEEP_INTERVALS, trustProxySetting } from '../../src/config/app-config';
+import { AppConfig, CONFIG_DEFAULTS, ConfigValidationError, loadConfig, MAX_TIMER_MS, OPTIONAL_KNOBS, SUMMARY_FAILURE_BACKOFF_SWEEP_INTERVALS, TUNING_KNOBS } from '../../src/config/app-config';
+import { trustProxySetting } from '../../src/config/trust-proxy';
 
 describe('loadConfig', () => {
   it('applies the named defaults when nothing is set', () => {
@@ -111,15 +112,36 @@ describe('loadConfig', () => {
     expect(loadConfig({ ...timeouts, QHORUS_LLM_TIMEOUT_MS: '4999', ANTHROPIC_API_KEY: 'k' }).QHORUS_LLM_TIMEOUT_MS).toBe(4999);
   });
 
-  it('documents every knob in the README configuration table', () => {
-    const readme = readFileSync(join(__dirname, '../../../../README.md'), 'utf8');
-    for (const knob of Object.keys(CONFIG_DEFAULTS)) expect(readme).toContain(`| \`${knob}\` |`);
-  });
+  describe('every knob is listed: a user setting in the README and .env.example, an internal tuning value in docs/tuning.md', () => {
+    const read = (path: string) => readFileSync(join(__dirname, '../../../..', path), 'utf8');
+    const tuning = new Set<string>(TUNING_KNOBS);
+    const userKnobs = Object.keys(CONFIG_DEFAULTS).filter((knob) => !tuning.has(knob));
 
-  it('lists every knob in .env.example', () => {
-    const example = readFileSync(join(__dirname, '../../../../.env.example'), 'utf8');
-    const knobs = [...Object.keys(CONFIG_DEFAULTS), ...OPTIONAL_KNOBS];
-    for (const knob of knobs) expect(example).toMatch(new RegExp(`^${knob}=`, 'm'));
+    it('documents every user knob in the README configuration table', () => {
+      const readme = read('README.md');
+      for (const knob of userKnobs) expect(readme).toContain(`| \`${knob}\` |`);
+    });
+
+    it('lists every user knob in .env.example', () => {
+      const example = read('.env.example');
+      for (const knob of [...userKnobs, ...OPTIONAL_KNOBS]) expect(example).toMatch(new RegExp(`^${knob}=`, 'm'));
+    });
+
+    it('lists every tuning value in docs/tuning.md with its default, and not in .env.example or the README table', () => {
+      const doc = read('docs/tuning.md');
+      const example = read('.env.example');
+      const readme = read('README.md');
+      for (const knob of TUNING_KNOBS) {
+        expect([knob, doc]).toEqual([knob, expect.stringContaining(`| \`${knob}\` | \`${CONFIG_DEFAULTS[knob]}\` |`)]);
+        expect([knob, example]).toEqual([knob, expect.not.stringMatching(new RegExp(`^${knob}=`, 'm'))]);
+        expect([knob, readme]).toEqual([knob, expect.not.stringContaining(`| \`${knob}\` |`)]);
+      }
+    });
+
+    it('lists nothing in docs/tuning.md that is not a tuning value', () => {
+      const listed = [...read('docs/tuning.md').matchAll(/^\| `([A-Z_]+)` \|/gm)].map((m) => m[1]);
+      expect(listed.sort()).toEqual([...TUNING_KNOBS].sort());
+    });
   });
 
   describe('the model provider (QHORUS_LLM_*)', () => {

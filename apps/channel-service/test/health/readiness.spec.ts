@@ -2,6 +2,7 @@ import { Logger, ServiceUnavailableException } from '@nestjs/common';
 import { HealthIndicatorResult, HealthIndicatorService } from '@nestjs/terminus';
 import { SummaryQueue } from '../../src/summary/queue/summary-queue';
 import { loadConfig } from '../../src/config/app-config';
+import { HealthConfig } from '../../src/config/slices/health-config';
 import { DatabaseHealthIndicator } from '../../src/health/database.health';
 import { HealthController } from '../../src/health/health.controller';
 import { QueueHealthIndicator } from '../../src/health/queue.health';
@@ -10,7 +11,7 @@ const up = (key: string, backend: string): HealthIndicatorResult => ({ [key]: { 
 const down = (key: string, backend: string, message: string): HealthIndicatorResult => ({ [key]: { status: 'down', backend, message } });
 
 function controller(role: 'api' | 'all' | 'worker', queue: HealthIndicatorResult, database = up('database', 'postgres')): HealthController {
-  const config = loadConfig({ DATABASE_URL: 'postgres://x/y', REDIS_URL: 'redis://x', QHORUS_ROLE: role });
+  const config = new HealthConfig(loadConfig({ DATABASE_URL: 'postgres://x/y', REDIS_URL: 'redis://x', QHORUS_ROLE: role }));
   return new HealthController({ check: async () => database } as unknown as DatabaseHealthIndicator, { check: async () => queue } as unknown as QueueHealthIndicator, config);
 }
 
@@ -45,7 +46,7 @@ describe('QueueHealthIndicator', () => {
     const log = jest.spyOn(Logger.prototype, 'log').mockImplementation(() => undefined);
     let problem: string | null = 'connect ECONNREFUSED 127.0.0.1:6390';
     const queue = { problem: async () => problem } as unknown as SummaryQueue;
-    const indicator = new QueueHealthIndicator(new HealthIndicatorService(), queue, loadConfig({ DATABASE_URL: 'postgres://x/y', REDIS_URL: 'redis://x' }));
+    const indicator = new QueueHealthIndicator(new HealthIndicatorService(), queue, new HealthConfig(loadConfig({ DATABASE_URL: 'postgres://x/y', REDIS_URL: 'redis://x' })));
     expect(await indicator.check()).toEqual(down('queue', 'redis', 'Redis is unreachable'));
     await indicator.check();
     expect(warn.mock.calls).toEqual([[{ err: 'connect ECONNREFUSED 127.0.0.1:6390' }, 'readiness: Redis is unreachable']]);

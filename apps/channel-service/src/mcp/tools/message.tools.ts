@@ -2,7 +2,7 @@ import { BadRequestException, Injectable } from '@nestjs/common';
 import secureJson from 'secure-json-parse';
 import { ChannelsService } from '../../channels/channels.service';
 import { fieldProblem } from '../../common/validation.pipe';
-import { AppConfig } from '../../config/app-config';
+import { McpConfig } from '../../config/slices/mcp-config';
 import { MESSAGE_TYPES } from '@qhorus/api';
 import { ListMessagesQuery } from '../../messages/dto/list-messages.query';
 import { PostMessageDto } from '../../messages/dto/post-message.dto';
@@ -19,16 +19,16 @@ export class MessageTools implements McpToolGroup {
   constructor(
     private readonly messages: MessagesService,
     private readonly channels: ChannelsService,
-    private readonly config: AppConfig,
+    private readonly config: McpConfig,
   ) {}
 
   private maxTimeoutS(): number {
-    return this.config.QHORUS_LONG_POLL_MAX_MS / MS_PER_S;
+    return this.config.longPollMaxMs / MS_PER_S;
   }
 
   /** timeout_s in ms: a number of seconds from 0 to the configured maximum (default: the maximum). */
   private timeoutMs(value: unknown): number {
-    if (value === undefined || value === null) return this.config.QHORUS_LONG_POLL_MAX_MS;
+    if (value === undefined || value === null) return this.config.longPollMaxMs;
     const max = this.maxTimeoutS();
     if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) throw fieldProblem('timeout_s', `must be a number of seconds from 0 to ${max}`);
     if (value > max) throw fieldProblem('timeout_s', `must be at most ${max} (QHORUS_LONG_POLL_MAX_MS)`);
