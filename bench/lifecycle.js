@@ -91,11 +91,12 @@ async function retention(stamp, channels, batch) {
     const { Logger } = require('@nestjs/common');
     Logger.overrideLogger(['error']);
     const { Database } = require(path('apps/channel-service/src/database/database.js'));
-    const { poolConfig } = require(path('migrations/data-source.js'));
+    const { poolConfig } = require(path('apps/channel-service/src/database/connection.js'));
     const { loadConfig } = dist.require.appConfig();
     const { RetentionRepository, DUE_CHANNELS_SQL } = require(path('apps/channel-service/src/retention/retention.repository.js'));
     const { RetentionSweepService } = require(path('apps/channel-service/src/retention/retention-sweep.service.js'));
     const { AuditLog } = require(path('apps/channel-service/src/audit/audit-log.repository.js'));
+    const { RetentionConfig } = require(path('apps/channel-service/src/config/slices/retention-config.js'));
     const config = loadConfig({ DATABASE_URL: db.url, ...(batch ? { QHORUS_RETENTION_BATCH: String(batch) } : {}) });
     const database = Database.open(poolConfig(db.url, 2));
     try {
@@ -108,7 +109,7 @@ async function retention(stamp, channels, batch) {
         queryMs.push(ms(started));
         return due;
       };
-      const service = new RetentionSweepService(database, repository, new AuditLog(database), config);
+      const service = new RetentionSweepService(database, repository, new AuditLog(database), new RetentionConfig(config));
       const plan = await withClient(db.url, (client) => client.query(`EXPLAIN ${DUE_CHANNELS_SQL}`, [config.QHORUS_RETENTION_BATCH]));
       const started = process.hrtime.bigint();
       const pass = await service.pass();
