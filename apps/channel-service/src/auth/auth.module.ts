@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { AppConfig } from '../config/app-config';
 import { Database } from '../database/database';
+import { RateLimitModule } from '../rate-limit/rate-limit.module';
 import { AdminCredential } from './admin-credential';
 import { resolveAdminTokenHash } from './admin-token';
 import { AgentsController } from './agents.controller';
@@ -12,8 +13,10 @@ import { CredentialEvents, LocalCredentialEvents } from './credential-events/cre
 import { PostgresCredentialEvents } from './credential-events/postgres-credential-events';
 import { RedisCredentialEvents } from './credential-events/redis-credential-events';
 import { DeploymentSecretsRepository } from './deployment-secrets.repository';
+import { RateLimitGuard } from './rate-limit.guard';
 
 @Module({
+  imports: [RateLimitModule],
   controllers: [AgentsController],
   providers: [
     AgentsRepository,
@@ -34,7 +37,9 @@ import { DeploymentSecretsRepository } from './deployment-secrets.repository';
       },
     },
     AuthService,
+    // Guards run in registration order: the rate limit needs the principal AuthGuard sets.
     { provide: APP_GUARD, useClass: AuthGuard },
+    { provide: APP_GUARD, useClass: RateLimitGuard },
   ],
   exports: [AuthService],
 })
