@@ -1,7 +1,7 @@
 import IORedis from 'ioredis';
-import { ChannelStreamEvent, MESSAGE_POSTED } from '../apps/channel-service/src/events/channel-stream-event';
-import { StopListening } from '../apps/channel-service/src/events/event-fanout';
-import { channelEventsTopic, RedisEventFanout } from '../apps/channel-service/src/events/redis-event-fanout';
+import { ChannelStreamEvent, MESSAGE_POSTED } from '../apps/channel-service/src/realtime/channel-stream-event';
+import { StopListening } from '../apps/channel-service/src/realtime/event-fanout';
+import { channelEventsTopic, RedisEventFanout } from '../apps/channel-service/src/realtime/redis-event-fanout';
 import { waitFor } from './support/http';
 import { TEST_REDIS_URL } from './support/test-database';
 

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Principal } from '../auth/principal';
-import { MAX_NOTIFY_PAYLOAD_BYTES, PostgresNotifications } from '../events/postgres-notifications';
+import { MAX_NOTIFY_PAYLOAD_BYTES, PostgresNotifications } from '../realtime/postgres-notifications';
 
 /** The Postgres notification topic on which an instance tells the others of a cancel it received. */
 export const MCP_CANCEL_TOPIC = 'qhorus_mcp_cancelled';

@@ -1,6 +1,6 @@
 import { McpCancellations } from '../../src/mcp/mcp-cancellations';
 import { Principal } from '../../src/auth/principal';
-import { PostgresNotifications } from '../../src/events/postgres-notifications';
+import { PostgresNotifications } from '../../src/realtime/postgres-notifications';
 
 /** Postgres LISTEN/NOTIFY between instances, in memory: every subscriber hears every notify, the sender too. */
 function sharedBus() {

@@ -1,11 +1,13 @@
-import { BeforeApplicationShutdown, Inject, Module } from '@nestjs/common';
+import { BeforeApplicationShutdown, Global, Inject, Module } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
 import { Database } from '../database/database';
+import { LongPollWaits } from '../messages/long-poll-waits';
 import { toMessage } from '../messages/message.entity';
 import { MessagePostedEvent } from '../messages/message-posted.event';
 import { MessagesRepository } from '../messages/messages.repository';
 import { ChannelEventHub } from './channel-event-hub';
 import { ChannelEventRelay } from './channel-event-relay';
+import { ChannelEventWaits } from './channel-event-waits';
 import { messagePostedStreamEvent } from './channel-stream-event';
 import { EventFanout, LocalOnlyFanout } from './event-fanout';
 import { PostgresEventFanout } from './postgres-event-fanout';
@@ -25,11 +27,13 @@ import { FANOUT_TIMING } from './announced-fanout';
  * this module (long polls wait on the hub), and the repository is stateless over the global
  * Database.
  */
+@Global()
 @Module({
   providers: [
     ChannelEventHub,
     ChannelEventRelay,
     MessagesRepository,
+    { provide: LongPollWaits, useClass: ChannelEventWaits },
     {
       provide: PostgresNotifications,
       inject: [AppConfig, Database],
@@ -48,15 +52,15 @@ import { FANOUT_TIMING } from './announced-fanout';
         notifications.onRelisten(resync);
         const readPosted = async (channelId: string, channelName: string, seq: number) => {
           const [row] = await messages.range(channelId, seq - 1, seq, 1, true);
-          return row ? messagePostedStreamEvent(new MessagePostedEvent(channelId, toMessage(row, channelName), 0, 0)) : null;
+          return row ? messagePostedStreamEvent(new MessagePostedEvent({ channelId, message: toMessage(row, channelName), backlog: 0, summaryThreshold: 0 })) : null;
         };
         return new PostgresEventFanout(notifications, deliver, readPosted, FANOUT_TIMING, resync);
       },
     },
   ],
-  exports: [ChannelEventHub, EventFanout, PostgresNotifications],
+  exports: [ChannelEventHub, EventFanout, PostgresNotifications, LongPollWaits],
 })
-export class EventsModule implements BeforeApplicationShutdown {
+export class RealtimeModule implements BeforeApplicationShutdown {
   constructor(
     private readonly fanout: EventFanout,
     // Null on the embedded database: the type alone would not tell Nest what to inject.

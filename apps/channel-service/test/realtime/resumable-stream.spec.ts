@@ -1,8 +1,8 @@
 import type { ServerResponse } from 'node:http';
-import { ChannelStreamEvent, MESSAGE_POSTED, resyncStreamEvent, SUMMARY_UPDATED } from '../../src/events/channel-stream-event';
-import { parseLastEventId } from '../../src/events/event-ids';
-import { ReplayedMessage, ResumableStream, StreamHistory } from '../../src/events/resumable-stream';
-import { SseStream } from '../../src/events/sse-stream';
+import { ChannelStreamEvent, MESSAGE_POSTED, resyncStreamEvent, SUMMARY_UPDATED } from '../../src/realtime/channel-stream-event';
+import { parseLastEventId } from '../../src/realtime/event-ids';
+import { ReplayedMessage, ResumableStream, StreamHistory } from '../../src/realtime/resumable-stream';
+import { SseStream } from '../../src/realtime/sse-stream';
 
 /** Records the frames an SseStream writes. */
 class FrameRecorder {
