@@ -1,74 +1,54 @@
-import { BeforeApplicationShutdown, Global, Inject, Module } from '@nestjs/common';
-import { AppConfig } from '../config/app-config';
-import { Database } from '../database/database';
+import { BeforeApplicationShutdown, Global, Module } from '@nestjs/common';
+import { BusModule } from '../bus/bus.module';
+import { InstanceBus } from '../bus/instance-bus';
 import { LongPollWaits } from '../messages/long-poll-waits';
 import { toMessage } from '../messages/message.entity';
 import { MessagePostedEvent } from '../messages/message-posted.event';
 import { MessagesRepository } from '../messages/messages.repository';
+import { ChannelEventFanout, FANOUT_TIMING } from './channel-event-fanout';
 import { ChannelEventHub } from './channel-event-hub';
 import { ChannelEventRelay } from './channel-event-relay';
 import { ChannelEventWaits } from './channel-event-waits';
-import { messagePostedStreamEvent } from './channel-stream-event';
+import { ChannelStreamEvent, messagePostedStreamEvent } from './channel-stream-event';
 import { EventFanout, LocalOnlyFanout } from './event-fanout';
-import { PostgresEventFanout } from './postgres-event-fanout';
-import { PostgresNotifications } from './postgres-notifications';
-import { RedisEventFanout } from './redis-event-fanout';
-import { FANOUT_TIMING } from './announced-fanout';
 
 /**
- * The channel event fan-out: this instance's events to its own listeners (SSE streams, long
- * polls) and to the other instances': through Redis pub/sub when REDIS_URL is set, through
- * Postgres LISTEN/NOTIFY when only DATABASE_URL is (the embedded database serves one process:
- * events stay in it). `PostgresNotifications` is exported for anything else that needs to nudge
- * the other instances on the database (null on the embedded database); it opens its listening
- * connection only when something subscribes.
+ * The channel events of real time: this instance's events to its own listeners (SSE streams,
+ * long polls) and, over the instance bus, to the other instances' (the embedded database serves
+ * one process: events stay in it). Global, because it provides the long polls behind the
+ * `LongPollWaits` port that messages/ (below it) owns.
  *
- * MessagesRepository is provided here, not imported with MessagesModule: MessagesModule imports
- * this module (long polls wait on the hub), and the repository is stateless over the global
- * Database.
+ * MessagesRepository is provided here, not imported with MessagesModule: MessagesModule waits
+ * through this global module, and the repository is stateless over the global Database.
  */
 @Global()
 @Module({
+  imports: [BusModule],
   providers: [
     ChannelEventHub,
     ChannelEventRelay,
     MessagesRepository,
     { provide: LongPollWaits, useClass: ChannelEventWaits },
     {
-      provide: PostgresNotifications,
-      inject: [AppConfig, Database],
-      useFactory: (config: AppConfig, db: Database): PostgresNotifications | null =>
-        config.embeddedDatabase ? null : new PostgresNotifications(config.DATABASE_URL!, db),
-    },
-    {
       provide: EventFanout,
-      inject: [AppConfig, ChannelEventHub, PostgresNotifications, MessagesRepository],
-      useFactory: (config: AppConfig, hub: ChannelEventHub, notifications: PostgresNotifications | null, messages: MessagesRepository): EventFanout => {
-        const deliver = (e: Parameters<ChannelEventHub['deliver']>[0]) => hub.deliver(e);
-        const resync = () => hub.resyncAll();
-        if (config.REDIS_URL) return new RedisEventFanout(config.REDIS_URL, config.QHORUS_QUEUE_PREFIX, deliver, FANOUT_TIMING, resync);
-        if (!notifications) return new LocalOnlyFanout();
-        // A notification missed while the listening connection was down: read Postgres again.
-        notifications.onRelisten(resync);
+      inject: [InstanceBus, ChannelEventHub, MessagesRepository],
+      useFactory: (bus: InstanceBus, hub: ChannelEventHub, messages: MessagesRepository): EventFanout => {
+        if (!bus.reachesOtherInstances) return new LocalOnlyFanout();
+        const deliver = (e: ChannelStreamEvent) => hub.deliver(e);
         const readPosted = async (channelId: string, channelName: string, seq: number) => {
           const [row] = await messages.range(channelId, seq - 1, seq, 1, true);
           return row ? messagePostedStreamEvent(new MessagePostedEvent({ channelId, message: toMessage(row, channelName), backlog: 0, summaryThreshold: 0 })) : null;
         };
-        return new PostgresEventFanout(notifications, deliver, readPosted, FANOUT_TIMING, resync);
+        return new ChannelEventFanout(bus, deliver, readPosted, FANOUT_TIMING, () => hub.resyncAll());
       },
     },
   ],
-  exports: [ChannelEventHub, EventFanout, PostgresNotifications, LongPollWaits],
+  exports: [ChannelEventHub, EventFanout, LongPollWaits],
 })
 export class RealtimeModule implements BeforeApplicationShutdown {
-  constructor(
-    private readonly fanout: EventFanout,
-    // Null on the embedded database: the type alone would not tell Nest what to inject.
-    @Inject(PostgresNotifications) private readonly notifications: PostgresNotifications | null,
-  ) {}
+  constructor(private readonly fanout: EventFanout) {}
 
   async beforeApplicationShutdown(): Promise<void> {
     await this.fanout.close();
-    await this.notifications?.close();
   }
 }
