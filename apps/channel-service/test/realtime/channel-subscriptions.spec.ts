@@ -14,30 +14,13 @@ import { SseStream } from '../../src/realtime/sse-stream';
 import { AgentCredentialsChangedEvent } from '../../src/auth/agent-credentials-changed.event';
 import { loadConfig } from '../../src/config/app-config';
 import { TooManyRequestsException } from '../../src/rate-limit/too-many-requests.exception';
+import { FakeSseResponse } from './fake-sse-response';
 
 /** Streams one agent may hold in these tests (QHORUS_MAX_SSE_STREAMS_PER_AGENT). */
 const STREAM_LIMIT = 3;
 
-/** Just enough of a ServerResponse to see what an SseStream writes. */
-class FakeResponse {
-  chunks: string[] = [];
-  writableEnded = false;
-  destroyed = false;
-  writableLength = 0;
-  writeHead() {
-    return this;
-  }
-  flushHeaders() {}
-  write(chunk: string) {
-    this.chunks.push(chunk);
-    return true;
-  }
-  end() {
-    this.writableEnded = true;
-  }
-  destroy() {
-    this.destroyed = true;
-  }
+/** What an SseStream wrote, as text. */
+class FakeResponse extends FakeSseResponse {
   get text() {
     return this.chunks.join('');
   }
