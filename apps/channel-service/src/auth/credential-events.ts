@@ -30,6 +30,7 @@ export class CredentialEvents {
   private readonly origin = randomUUID();
   private readonly echoes = new OwnEchoes();
   private retryTimer: NodeJS.Timeout | null = null;
+  private closed = false;
 
   constructor(private readonly bus: InstanceBus) {
     bus.onResync(() => this.deliver(null));
@@ -55,6 +56,7 @@ export class CredentialEvents {
   }
 
   close(): void {
+    this.closed = true;
     if (this.retryTimer) clearTimeout(this.retryTimer);
   }
 
@@ -68,6 +70,7 @@ export class CredentialEvents {
         if (this.bus.reachesOtherInstances) this.deliver(null);
       },
       (err: Error) => {
+        if (this.closed) return;
         this.logger.warn({ err: err.message }, 'could not subscribe to credential changes; retrying');
         this.retryTimer = setTimeout(() => this.listen(), SUBSCRIBE_RETRY_MS);
         this.retryTimer.unref();

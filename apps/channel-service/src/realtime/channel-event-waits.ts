@@ -31,7 +31,7 @@ interface ActiveWait {
 
 /**
  * Long polls (REST `waitMs`, MCP `wait_for_messages`), served from the channel event fan-out: in
- * process on the embedded default, across instances over Redis. A wait holds no database
+ * process on the embedded default, across instances over the instance bus. A wait holds no database
  * connection: it reads, subscribes (and counts as interest, so other instances publish to it),
  * reads again to close the race with a post committed in between, then sleeps until a matching
  * message event, its deadline, the client leaving or shutdown, re-checks the caller's access (a
