@@ -1,7 +1,8 @@
 import IORedis from 'ioredis';
-import { ChannelStreamEvent, MESSAGE_POSTED } from '../apps/channel-service/src/events/channel-stream-event';
-import { StopListening } from '../apps/channel-service/src/events/event-fanout';
-import { channelEventsTopic, RedisEventFanout } from '../apps/channel-service/src/events/redis-event-fanout';
+import { ChannelStreamEvent, MESSAGE_POSTED } from '../apps/channel-service/src/realtime/channel-stream-event';
+import { redisChannel, RedisInstanceBus } from '../apps/channel-service/src/bus/redis-instance-bus';
+import { CHANNEL_EVENTS, ChannelEventFanout } from '../apps/channel-service/src/realtime/channel-event-fanout';
+import { StopListening } from '../apps/channel-service/src/realtime/event-fanout';
 import { waitFor } from './support/http';
 import { TEST_REDIS_URL } from './support/test-database';
 
@@ -18,24 +19,27 @@ const event = (seq: number): ChannelStreamEvent => ({ channelId: '1', name: MESS
 describe('Redis event fan-out: events cross Redis only while another instance streams', () => {
   const prefix = `qtest-fanout-${process.pid}-${Date.now().toString(36)}`;
   const received = { a: [] as number[], b: [] as number[] };
-  let a: RedisEventFanout;
-  let b: RedisEventFanout;
+  const buses = [new RedisInstanceBus(TEST_REDIS_URL, prefix), new RedisInstanceBus(TEST_REDIS_URL, prefix)];
+  const readPosted = async () => null;
+  let a: ChannelEventFanout;
+  let b: ChannelEventFanout;
   let spy: IORedis;
   const onTopic: number[] = [];
 
   beforeAll(async () => {
-    a = new RedisEventFanout(TEST_REDIS_URL, prefix, (e) => received.a.push(e.data.seq as number), TIMING);
-    b = new RedisEventFanout(TEST_REDIS_URL, prefix, (e) => received.b.push(e.data.seq as number), TIMING);
+    a = new ChannelEventFanout(buses[0], (e) => received.a.push(e.data.seq as number), readPosted, TIMING);
+    b = new ChannelEventFanout(buses[1], (e) => received.b.push(e.data.seq as number), readPosted, TIMING);
     spy = new IORedis(TEST_REDIS_URL);
     spy.on('message', (_topic: string, payload: string) => {
       for (const e of JSON.parse(payload.slice(payload.indexOf('\n') + 1))) onTopic.push(e.data.seq);
     });
-    await spy.subscribe(channelEventsTopic(prefix));
+    await spy.subscribe(redisChannel(prefix, CHANNEL_EVENTS));
     await sleep(TIMING.announceEveryMs); // both fan-outs subscribed to announcements
   });
   afterAll(async () => {
     await a.close();
     await b.close();
+    await Promise.all(buses.map((bus) => bus.close()));
     spy.disconnect();
   });
 

@@ -1,5 +1,5 @@
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { ChannelSubscriptions } from '../apps/channel-service/src/events/channel-subscriptions';
+import { ChannelSubscriptions } from '../apps/channel-service/src/realtime/channel-subscriptions';
 import { postMany } from './support/channel-helpers';
 import { ApiClient, waitFor } from './support/http';
 import { SseClient } from './support/sse-client';

@@ -10,8 +10,6 @@ import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { LoggingConfig } from './config/slices/logging-config';
 import { DatabaseModule } from './database/database.module';
-import { EventStreamsModule } from './events/event-streams.module';
-import { EventsModule } from './events/events.module';
 import { HealthModule } from './health/health.module';
 import { loggerOptions } from './logging/logger.options';
 import { LifecycleModule } from './lifecycle/lifecycle.module';
@@ -20,6 +18,8 @@ import { McpModule } from './mcp/mcp.module';
 import { MessagesModule } from './messages/messages.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { ProjectionModule } from './projection/projection.module';
+import { EventStreamsModule } from './realtime/event-streams.module';
+import { RealtimeModule } from './realtime/realtime.module';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
 import { RetentionModule } from './retention/retention.module';
 import { ExportModule } from './export/export.module';
@@ -83,7 +83,7 @@ export class AppModule {
         ProjectionModule,
         SearchModule,
         McpModule,
-        EventsModule,
+        RealtimeModule,
         EventStreamsModule,
         HealthModule,
         MetricsModule,

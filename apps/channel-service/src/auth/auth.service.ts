@@ -8,7 +8,7 @@ import { Agent } from './agent.entity';
 import { AgentCredentialsChangedEvent } from './agent-credentials-changed.event';
 import { AgentsRepository } from './agents.repository';
 import { AuthFailureLimiter } from './auth-failure-limiter';
-import { CredentialEvents } from './credential-events/credential-events';
+import { CredentialEvents } from './credential-events';
 import { LastSeenRecorder } from './last-seen-recorder';
 import { ADMIN, Principal } from './principal';
 import { TokenCache } from './token-cache';
@@ -61,7 +61,7 @@ export class AuthService implements OnApplicationBootstrap, BeforeApplicationShu
 
   async beforeApplicationShutdown(): Promise<void> {
     await this.lastSeen.stop();
-    await this.credentialEvents.close();
+    this.credentialEvents.close();
   }
 
   /**

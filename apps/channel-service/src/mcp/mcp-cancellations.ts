@@ -1,9 +1,9 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { Principal } from '../auth/principal';
-import { MAX_NOTIFY_PAYLOAD_BYTES, PostgresNotifications } from '../events/postgres-notifications';
+import { BusTopic, InstanceBus } from '../bus/instance-bus';
 
-/** The Postgres notification topic on which an instance tells the others of a cancel it received. */
-export const MCP_CANCEL_TOPIC = 'qhorus_mcp_cancelled';
+/** The bus topic on which an instance tells the others of a cancel it received. */
+export const MCP_CANCEL_TOPIC: BusTopic = { name: 'mcp-cancelled', postgresChannel: 'qhorus_mcp_cancelled' };
 
 type JsonRpcId = string | number;
 
@@ -20,9 +20,9 @@ const isId = (id: unknown): id is JsonRpcId => typeof id === 'string' || typeof 
  * (a server per POST) never sees the cancel of an earlier POST's request, and the official client
  * cancels that way, keeping the HTTP request open: a cancelled `wait_for_messages` then held its
  * wait slot until its timeout. Behind a load balancer the cancel may reach another instance than
- * the call, so a cancel is applied here at once and notified to the others over Postgres (every
- * instance on one database listens from its first MCP request; the embedded database serves one
- * process). Calls are keyed by caller and JSON-RPC id (stateless MCP has no session to tell
+ * the call, so a cancel is applied here at once and sent to the others over the instance bus
+ * (every instance listens from its first MCP request; on the embedded database, one process, the
+ * cancel comes back to this one, where applying it twice is harmless). Calls are keyed by caller and JSON-RPC id (stateless MCP has no session to tell
  * two clients of one agent apart): a cancel ends that agent's call with that id, which for a wait
  * only means it answers early, with what is there.
  */
@@ -33,18 +33,14 @@ export class McpCancellations {
   /** Set once this instance listens for the others' cancels (its first MCP request). */
   private listening: Promise<void> | null = null;
 
-  constructor(
-    // Null on the embedded database: the type alone would not tell Nest what to inject.
-    @Inject(PostgresNotifications) private readonly notifications: PostgresNotifications | null,
-  ) {}
+  constructor(private readonly bus: InstanceBus) {}
 
   /**
    * Resolves once cancels sent to other instances reach this one (at once after the first call).
    * A failure to listen is logged, not thrown: the call still runs, cancellable here only.
    */
   listen(): Promise<void> {
-    if (this.notifications === null) return Promise.resolve();
-    this.listening ??= this.notifications.subscribe(MCP_CANCEL_TOPIC, (payload) => this.onNotified(payload)).then(
+    this.listening ??= this.bus.subscribe(MCP_CANCEL_TOPIC, (payload) => this.onNotified(payload)).then(
       () => undefined,
       (err: Error) => {
         this.listening = null; // the next call tries again
@@ -98,8 +94,8 @@ export class McpCancellations {
 
   /** Fire and forget, like the cancel itself: a lost nudge leaves the call to its own timeout. */
   private tellOthers(key: string): void {
-    if (this.notifications === null || Buffer.byteLength(key) > MAX_NOTIFY_PAYLOAD_BYTES) return;
-    this.notifications.notify(MCP_CANCEL_TOPIC, key).catch((err: Error) => this.logger.warn({ err: err.message }, 'could not tell the other instances of an MCP cancel'));
+    if (Buffer.byteLength(key) > this.bus.maxPayloadBytes) return;
+    this.bus.publish(MCP_CANCEL_TOPIC, key).catch((err: Error) => this.logger.warn({ err: err.message }, 'could not tell the other instances of an MCP cancel'));
   }
 
   /** A cancel another instance received (or this one: applying it twice is harmless). */
@@ -107,7 +103,7 @@ export class McpCancellations {
     this.abort(key);
   }
 
-  /** JSON text, not NUL-separated: a Postgres notification payload cannot hold a NUL. */
+  /** JSON text, not NUL-separated: a Postgres notification (the bus without Redis) cannot hold a NUL. */
   private key(by: Principal, id: JsonRpcId): string {
     return JSON.stringify([by.kind, by.name, id]);
   }

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
 import { ChannelsModule } from '../channels/channels.module';
-import { EventsModule } from '../events/events.module';
+import { BusModule } from '../bus/bus.module';
 import { MessagesModule } from '../messages/messages.module';
 import { ProjectionModule } from '../projection/projection.module';
 import { SearchModule } from '../search/search.module';
@@ -21,7 +21,7 @@ import { ThreadTools } from './tools/thread.tools';
 
 /** The agents' MCP surface: the same services as REST behind snake_case tools. */
 @Module({
-  imports: [AuthModule, ChannelsModule, EventsModule, MessagesModule, SummaryModule, ProjectionModule, ThreadsModule, SearchModule],
+  imports: [AuthModule, BusModule, ChannelsModule, MessagesModule, SummaryModule, ProjectionModule, ThreadsModule, SearchModule],
   controllers: [McpController],
   providers: [AgentTools, ChannelTools, MessageTools, SummaryTools, ContextTools, ThreadTools, SearchTools, ChannelResources, McpServerFactory, McpCancellations],
 })

@@ -1,15 +1,14 @@
 import { Module } from '@nestjs/common';
 import { ChannelsModule } from '../channels/channels.module';
-import { EventsModule } from '../events/events.module';
-import { LongPollWaits } from './long-poll-waits';
 import { MessagesController } from './messages.controller';
 import { MessagesRepository } from './messages.repository';
 import { MessagesService } from './messages.service';
 
+/** Messages: posts, reads, long polls through the LongPollWaits port (provided by the global RealtimeModule). */
 @Module({
-  imports: [ChannelsModule, EventsModule],
+  imports: [ChannelsModule],
   controllers: [MessagesController],
-  providers: [MessagesRepository, MessagesService, LongPollWaits],
-  exports: [MessagesRepository, MessagesService, LongPollWaits],
+  providers: [MessagesRepository, MessagesService],
+  exports: [MessagesRepository, MessagesService],
 })
 export class MessagesModule {}

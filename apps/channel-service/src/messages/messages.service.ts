@@ -82,7 +82,7 @@ export class MessagesService {
     const tokens = { backlog: inserted.backlogTokens, added: inserted.messageTokens, threshold: inserted.summaryThresholdTokens };
     this.events.emit(
       MessagePostedEvent.NAME,
-      new MessagePostedEvent(inserted.channelId, posted, inserted.backlog, inserted.summaryThreshold, tokens, true, inserted.closedThread),
+      new MessagePostedEvent({ channelId: inserted.channelId, message: posted, backlog: inserted.backlog, summaryThreshold: inserted.summaryThreshold, tokens, closedThread: inserted.closedThread }),
     );
     return { message: posted, replayed: false };
   }
@@ -132,7 +132,15 @@ export class MessagesService {
       const row = inserted.rows[i];
       const backlog = inserted.backlog - (lastSeq - message.seq);
       const tokens = { backlog: inserted.backlogTokens - (inserted.tokenTotal - Number(row.tokens_through)), added: row.token_estimate, threshold: inserted.summaryThresholdTokens };
-      const event = new MessagePostedEvent(inserted.channelId, message, backlog, inserted.summaryThreshold, tokens, i === posted.length - 1, row.closed_thread === true);
+      const event = new MessagePostedEvent({
+        channelId: inserted.channelId,
+        message,
+        backlog,
+        summaryThreshold: inserted.summaryThreshold,
+        tokens,
+        endsBatch: i === posted.length - 1,
+        closedThread: row.closed_thread === true,
+      });
       this.events.emit(MessagePostedEvent.NAME, event);
     });
     return { messages: posted, replayed: false };

@@ -1,8 +1,6 @@
 import { Module, OnApplicationShutdown } from '@nestjs/common';
-import { APP_GUARD } from '@nestjs/core';
 import { AppConfig } from '../config/app-config';
 import { PrincipalRateLimit } from './principal-rate-limit';
-import { RateLimitGuard } from './rate-limit.guard';
 import { RateLimiter } from './rate-limiter';
 import { RedisTokenBucket } from './redis-token-bucket';
 import { maxLeaseFor, SharedRateLimiter } from './shared-rate-limiter';
@@ -26,8 +24,6 @@ import { maxLeaseFor, SharedRateLimiter } from './shared-rate-limiter';
         return new SharedRateLimiter(bucket, minLease, local, Date.now, maxLeaseFor(policy.ratePerSecond, minLease));
       },
     },
-    // After AuthModule's AuthGuard (AppModule imports AuthModule first): see RateLimitGuard.
-    { provide: APP_GUARD, useClass: RateLimitGuard },
   ],
   exports: [PrincipalRateLimit],
 })

@@ -3,7 +3,8 @@ import { loadConfig } from '../../src/config/app-config';
 import { AdminCredential } from '../../src/auth/admin-credential';
 import { AgentsRepository } from '../../src/auth/agents.repository';
 import { AuthService } from '../../src/auth/auth.service';
-import { LocalCredentialEvents } from '../../src/auth/credential-events/credential-events';
+import { CredentialEvents } from '../../src/auth/credential-events';
+import { LocalInstanceBus } from '../../src/bus/local-instance-bus';
 import { ADMIN } from '../../src/auth/principal';
 import { hashToken } from '../../src/auth/tokens';
 import { TooManyRequestsException } from '../../src/rate-limit/too-many-requests.exception';
@@ -31,7 +32,7 @@ function agentsWith(rows: Record<string, string>) {
 
 function authService(repo: AgentsRepository, env: Record<string, string> = {}) {
   const config = loadConfig({ QHORUS_ADMIN_TOKEN: ADMIN_TOKEN, ...env });
-  return new AuthService(repo, config, AdminCredential.fromHash(hashToken(ADMIN_TOKEN)), new LocalCredentialEvents(), new EventEmitter2());
+  return new AuthService(repo, config, AdminCredential.fromHash(hashToken(ADMIN_TOKEN)), new CredentialEvents(new LocalInstanceBus()), new EventEmitter2());
 }
 
 describe('AuthService.authenticate', () => {

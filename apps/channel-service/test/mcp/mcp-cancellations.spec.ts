@@ -1,22 +1,24 @@
 import { McpCancellations } from '../../src/mcp/mcp-cancellations';
 import { Principal } from '../../src/auth/principal';
-import { PostgresNotifications } from '../../src/events/postgres-notifications';
+import { InstanceBus } from '../../src/bus/instance-bus';
+import { LocalInstanceBus } from '../../src/bus/local-instance-bus';
 
-/** Postgres LISTEN/NOTIFY between instances, in memory: every subscriber hears every notify, the sender too. */
+/** The instance bus between instances, in memory: every subscriber hears every publish, the sender too. */
 function sharedBus() {
   const handlers = new Map<string, ((payload: string) => void)[]>();
   const sent: string[] = [];
   const bus = {
-    subscribe: async (topic: string, handler: (payload: string) => void) => {
-      handlers.set(topic, [...(handlers.get(topic) ?? []), handler]);
+    maxPayloadBytes: 7_900,
+    subscribe: async (topic: { name: string }, handler: (payload: string) => void) => {
+      handlers.set(topic.name, [...(handlers.get(topic.name) ?? []), handler]);
       return async () => undefined;
     },
-    notify: async (topic: string, payload: string) => {
+    publish: async (topic: { name: string }, payload: string) => {
       sent.push(payload);
-      for (const h of handlers.get(topic) ?? []) h(payload);
+      for (const h of handlers.get(topic.name) ?? []) h(payload);
     },
   };
-  return { bus: bus as unknown as PostgresNotifications, sent };
+  return { bus: bus as unknown as InstanceBus, sent };
 }
 
 const agent = (name: string): Principal => ({ kind: 'agent', name });
@@ -25,7 +27,7 @@ const cancel = (requestId: number | string) => ({ jsonrpc: '2.0', method: 'notif
 
 describe('McpCancellations', () => {
   it('a cancel aborts the caller\'s running call with that id, not another agent\'s, not another id, not a number id by its string', () => {
-    const c = new McpCancellations(null);
+    const c = new McpCancellations(new LocalInstanceBus());
     const mine = c.track(agent('ann'), call(5));
     const other = c.track(agent('ben'), call(5));
     const later = c.track(agent('ann'), call(6));
@@ -35,7 +37,7 @@ describe('McpCancellations', () => {
   });
 
   it('forgets a call once done (a late cancel aborts nothing), and reads a batch body', () => {
-    const c = new McpCancellations(null);
+    const c = new McpCancellations(new LocalInstanceBus());
     const batch = c.track(agent('ann'), [call(1), call(2)]);
     expect(c.size).toBe(2);
     batch.done();
@@ -66,8 +68,9 @@ describe('McpCancellations', () => {
         attempts++;
         throw new Error('connection refused');
       },
-      notify: async () => undefined,
-    } as unknown as PostgresNotifications;
+      publish: async () => undefined,
+      maxPayloadBytes: 7_900,
+    } as unknown as InstanceBus;
     const c = new McpCancellations(failing);
     await expect(c.listen()).resolves.toBeUndefined();
     const local = c.track(agent('ann'), call(1));

@@ -4,11 +4,11 @@ import { MessagesModule } from '../messages/messages.module';
 import { SummaryModule } from '../summary/summary.module';
 import { ChannelSubscriptions } from './channel-subscriptions';
 import { EventsController } from './events.controller';
-import { EventsModule } from './events.module';
+import { RealtimeModule } from './realtime.module';
 
 /** Server-Sent Events of a channel: replay from Postgres (Last-Event-ID / afterSeq), then live from the fan-out. */
 @Module({
-  imports: [EventsModule, ChannelsModule, MessagesModule, SummaryModule],
+  imports: [RealtimeModule, ChannelsModule, MessagesModule, SummaryModule],
   controllers: [EventsController],
   providers: [ChannelSubscriptions],
 })

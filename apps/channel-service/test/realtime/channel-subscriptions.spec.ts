@@ -5,39 +5,22 @@ import { Channel } from '../../src/channels/channel.entity';
 import { ChannelsService } from '../../src/channels/channels.service';
 import { MessagesRepository } from '../../src/messages/messages.repository';
 import { SummaryRepository } from '../../src/summary/summary.repository';
-import { ChannelEventHub } from '../../src/events/channel-event-hub';
-import { ACCESS_CHANGED, ChannelStreamEvent, MESSAGE_POSTED, SUMMARY_UPDATED } from '../../src/events/channel-stream-event';
-import { ChannelSubscriptions } from '../../src/events/channel-subscriptions';
-import { EventFanout, StopListening } from '../../src/events/event-fanout';
-import { SSE_HEARTBEAT_MS, SSE_MAX_BUFFERED_BYTES } from '../../src/events/sse-limits';
-import { SseStream } from '../../src/events/sse-stream';
+import { ChannelEventHub } from '../../src/realtime/channel-event-hub';
+import { ACCESS_CHANGED, ChannelStreamEvent, MESSAGE_POSTED, SUMMARY_UPDATED } from '../../src/realtime/channel-stream-event';
+import { ChannelSubscriptions } from '../../src/realtime/channel-subscriptions';
+import { EventFanout, StopListening } from '../../src/realtime/event-fanout';
+import { SSE_HEARTBEAT_MS, SSE_MAX_BUFFERED_BYTES } from '../../src/realtime/sse-limits';
+import { SseStream } from '../../src/realtime/sse-stream';
 import { AgentCredentialsChangedEvent } from '../../src/auth/agent-credentials-changed.event';
 import { loadConfig } from '../../src/config/app-config';
 import { TooManyRequestsException } from '../../src/rate-limit/too-many-requests.exception';
+import { FakeSseResponse } from './fake-sse-response';
 
 /** Streams one agent may hold in these tests (QHORUS_MAX_SSE_STREAMS_PER_AGENT). */
 const STREAM_LIMIT = 3;
 
-/** Just enough of a ServerResponse to see what an SseStream writes. */
-class FakeResponse {
-  chunks: string[] = [];
-  writableEnded = false;
-  destroyed = false;
-  writableLength = 0;
-  writeHead() {
-    return this;
-  }
-  flushHeaders() {}
-  write(chunk: string) {
-    this.chunks.push(chunk);
-    return true;
-  }
-  end() {
-    this.writableEnded = true;
-  }
-  destroy() {
-    this.destroyed = true;
-  }
+/** What an SseStream wrote, as text. */
+class FakeResponse extends FakeSseResponse {
   get text() {
     return this.chunks.join('');
   }
@@ -86,7 +69,7 @@ describe('ChannelSubscriptions', () => {
     hub = new ChannelEventHub();
     channels = { get: jest.fn().mockResolvedValue(CHANNEL) };
     fanout = new CountingFanout();
-    // Nothing to replay: these tests are about the live part (test/events/resumable-stream.spec.ts covers replay).
+    // Nothing to replay: these tests are about the live part (test/realtime/resumable-stream.spec.ts covers replay).
     const messages = { range: jest.fn().mockResolvedValue([]) } as unknown as MessagesRepository;
     const summaries = { findSlot: jest.fn().mockResolvedValue(null) } as unknown as SummaryRepository;
     subscriptions = new ChannelSubscriptions(hub, fanout, channels as unknown as ChannelsService, messages, summaries, loadConfig({ QHORUS_MAX_SSE_STREAMS_PER_AGENT: String(STREAM_LIMIT) }));

@@ -1,5 +1,5 @@
-import { ChannelEventHub, EVERY_CHANNEL_ID } from '../../src/events/channel-event-hub';
-import { ChannelStreamEvent, MESSAGE_POSTED, RESYNC } from '../../src/events/channel-stream-event';
+import { ChannelEventHub, EVERY_CHANNEL_ID } from '../../src/realtime/channel-event-hub';
+import { ChannelStreamEvent, MESSAGE_POSTED, RESYNC } from '../../src/realtime/channel-stream-event';
 
 const posted = (channelId: string): ChannelStreamEvent => ({ channelId, name: MESSAGE_POSTED, data: { seq: 1 }, telemetry: false });
 

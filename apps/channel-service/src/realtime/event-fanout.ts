@@ -4,8 +4,9 @@ import { ChannelStreamEvent } from './channel-stream-event';
 export type StopListening = () => void;
 
 /**
- * Carries channel events between instances. Without Redis there are none to reach:
- * `LocalOnlyFanout` does nothing (one process serves every stream).
+ * Carries channel events between instances (`ChannelEventFanout`, over the instance bus). On the
+ * embedded database there are none to reach: `LocalOnlyFanout` does nothing (one process serves
+ * every stream).
  */
 export abstract class EventFanout {
   /** Offers a local event to the other instances (dropped when none of them has a stream open). */
@@ -14,7 +15,7 @@ export abstract class EventFanout {
   abstract get othersListening(): boolean;
   /**
    * This instance has a stream open and wants other instances' events from now on. Resolves once
-   * the others have been told (bounded: a stream never waits on Redis for long).
+   * the others have been told (bounded: a stream never waits on the bus for long).
    */
   abstract listen(): Promise<StopListening>;
   abstract close(): Promise<void>;

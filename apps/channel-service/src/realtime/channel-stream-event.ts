@@ -19,7 +19,7 @@ export const RESYNC = 'qhorus.resync';
 export type StreamEventName = typeof MESSAGE_POSTED | typeof SUMMARY_UPDATED | typeof ACCESS_CHANGED | typeof RESYNC;
 
 /**
- * A channel event in the form the hub delivers and Redis carries between instances: plain
+ * A channel event in the form the hub delivers and the bus carries between instances: plain
  * JSON, so it reads the same whichever process emitted it.
  */
 export interface ChannelStreamEvent {

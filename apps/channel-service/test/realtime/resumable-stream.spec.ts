@@ -1,28 +1,12 @@
 import type { ServerResponse } from 'node:http';
-import { ChannelStreamEvent, MESSAGE_POSTED, resyncStreamEvent, SUMMARY_UPDATED } from '../../src/events/channel-stream-event';
-import { parseLastEventId } from '../../src/events/event-ids';
-import { ReplayedMessage, ResumableStream, StreamHistory } from '../../src/events/resumable-stream';
-import { SseStream } from '../../src/events/sse-stream';
+import { ChannelStreamEvent, MESSAGE_POSTED, resyncStreamEvent, SUMMARY_UPDATED } from '../../src/realtime/channel-stream-event';
+import { parseLastEventId } from '../../src/realtime/event-ids';
+import { ReplayedMessage, ResumableStream, StreamHistory } from '../../src/realtime/resumable-stream';
+import { SseStream } from '../../src/realtime/sse-stream';
+import { FakeSseResponse } from './fake-sse-response';
 
 /** Records the frames an SseStream writes. */
-class FrameRecorder {
-  chunks: string[] = [];
-  writableEnded = false;
-  destroyed = false;
-  writableLength = 0;
-  writeHead() {
-    return this;
-  }
-  write(chunk: string) {
-    this.chunks.push(chunk);
-    return true;
-  }
-  end() {
-    this.writableEnded = true;
-  }
-  destroy() {
-    this.destroyed = true;
-  }
+class FrameRecorder extends FakeSseResponse {
   /** [id, event] of every frame. */
   get frames(): [string, string][] {
     return this.chunks.map((c) => [/^id: (.*)$/m.exec(c)?.[1] ?? '', /^event: (.*)$/m.exec(c)?.[1] ?? '']);
