@@ -2,9 +2,9 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 // A backfill must store exactly what the app computes at insert, so it calls the app's own pure
 // estimate rather than a copy that could drift: the one place a migration imports the app.
 // eslint-disable-next-line boundaries/dependencies
-import { MessageRow, toMessage } from '../apps/channel-service/src/messages/message.entity';
+import { MessageRow, toMessage } from '../apps/channel-service/src/message-store/message.entity';
 // eslint-disable-next-line boundaries/dependencies
-import { projectedMessageTokens } from '../apps/channel-service/src/projection/message-token-estimate';
+import { projectedMessageTokens } from '../apps/channel-service/src/messages/message-token-estimate';
 
 /** Messages estimated per round trip while backfilling. */
 const BACKFILL_BATCH = 1000;

@@ -1,9 +1,10 @@
 import { BeforeApplicationShutdown, Inject, Module } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
 import { Database } from '../database/database';
-import { toMessage } from '../messages/message.entity';
-import { MessagePostedEvent } from '../messages/message-posted.event';
-import { MessagesRepository } from '../messages/messages.repository';
+import { toMessage } from '../message-store/message.entity';
+import { MessagePostedEvent } from '../message-store/message-posted.event';
+import { MessageReadsRepository } from '../message-store/message-reads.repository';
+import { MessageStoreModule } from '../message-store/message-store.module';
 import { ChannelEventHub } from './channel-event-hub';
 import { ChannelEventRelay } from './channel-event-relay';
 import { messagePostedStreamEvent } from './channel-stream-event';
@@ -20,16 +21,12 @@ import { FANOUT_TIMING } from './announced-fanout';
  * events stay in it). `PostgresNotifications` is exported for anything else that needs to nudge
  * the other instances on the database (null on the embedded database); it opens its listening
  * connection only when something subscribes.
- *
- * MessagesRepository is provided here, not imported with MessagesModule: MessagesModule imports
- * this module (long polls wait on the hub), and the repository is stateless over the global
- * Database.
  */
 @Module({
+  imports: [MessageStoreModule],
   providers: [
     ChannelEventHub,
     ChannelEventRelay,
-    MessagesRepository,
     {
       provide: PostgresNotifications,
       inject: [AppConfig, Database],
@@ -38,8 +35,8 @@ import { FANOUT_TIMING } from './announced-fanout';
     },
     {
       provide: EventFanout,
-      inject: [AppConfig, ChannelEventHub, PostgresNotifications, MessagesRepository],
-      useFactory: (config: AppConfig, hub: ChannelEventHub, notifications: PostgresNotifications | null, messages: MessagesRepository): EventFanout => {
+      inject: [AppConfig, ChannelEventHub, PostgresNotifications, MessageReadsRepository],
+      useFactory: (config: AppConfig, hub: ChannelEventHub, notifications: PostgresNotifications | null, messages: MessageReadsRepository): EventFanout => {
         const deliver = (e: Parameters<ChannelEventHub['deliver']>[0]) => hub.deliver(e);
         const resync = () => hub.resyncAll();
         if (config.REDIS_URL) return new RedisEventFanout(config.REDIS_URL, config.QHORUS_QUEUE_PREFIX, deliver, FANOUT_TIMING, resync);

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Database, Queryable } from '../database/database';
-import { MESSAGE_COLUMNS, MessageRow } from '../messages/message.entity';
+import { MESSAGE_COLUMNS, MessageRow } from '../message-store/message.entity';
 
 /**
  * The statements of the lifecycle operations (DESIGN §10). Each operation runs them in one

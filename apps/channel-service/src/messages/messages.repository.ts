@@ -2,9 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { MessageType } from '@qhorus/api';
 import { readableSql, Viewer } from '../channels/channel-access';
 import { Database } from '../database/database';
-import { TokenEstimateBeforeSeq, tokenEstimateSql } from '../projection/message-token-estimate';
+import { TokenEstimateBeforeSeq, tokenEstimateSql } from './message-token-estimate';
 import { GroupMessage, groupTransitionTable, transitionTableJson } from '../threads/thread-transitions';
-import { MESSAGE_COLUMNS, MessageRow } from './message.entity';
+import { MESSAGE_COLUMNS, MessageRow } from '../message-store/message.entity';
+import { MAX_SEQ } from '../message-store/message-reads.repository';
 import { MessageFilter } from './message-filter';
 import { qualifiedColumns } from '../database/column-list';
 import { webhookOutboxCte } from '../common/webhook-outbox';
@@ -247,16 +248,6 @@ const FIND_BY_IDEMPOTENCY_KEY_SQL = `
   SELECT ${PREFIXED_COLUMNS}, m.request_hash FROM messages m JOIN channels c ON c.id = m.channel_id
   WHERE c.name = $1 AND m.sender = $2 AND m.idempotency_key = $3 AND ${readableSql('c.members', { name: '$2', admin: '$4' })}`;
 
-/** Largest bigint: "no upper bound". */
-const MAX_SEQ = '9223372036854775807';
-
-// Both bounds are index conditions, also in Postgres' generic plan for this prepared statement
-// (`$3 IS NULL OR seq <= $3` is not: the scan then runs to the channel's last message).
-const RANGE_SQL = `
-  SELECT ${MESSAGE_COLUMNS} FROM messages
-  WHERE channel_id = $1 AND seq > $2 AND seq <= COALESCE($3::bigint, ${MAX_SEQ}) AND ($5 OR type <> 'EVENT')
-  ORDER BY seq LIMIT $4`;
-
 /** Which page of a channel: seqs in (afterSeq, beforeSeq), the oldest `limit` of them, or the newest with `newest`. */
 export interface MessagePage {
   afterSeq: number;
@@ -301,12 +292,6 @@ export function pageSql(typesGiven: boolean, present: readonly boolean[], newest
   if (!sql) pageSqlCache.set(key, (sql = messagePageSql(typesGiven, present, newest)));
   return sql;
 }
-
-// messages_channel_correlation_idx serves it (channel_id, correlation_id, seq).
-const THREAD_PAGE_SQL = `
-  SELECT ${MESSAGE_COLUMNS} FROM messages
-  WHERE channel_id = $1 AND correlation_id = $2 AND seq > $3 AND ($5 OR type <> 'EVENT')
-  ORDER BY seq LIMIT $4`;
 
 @Injectable()
 export class MessagesRepository {
@@ -425,14 +410,6 @@ export class MessagesRepository {
     return rows[0] ?? null;
   }
 
-  /** Messages with afterSeq < seq ≤ throughSeq, in seq order, at most `limit`. */
-  async range(channelId: string, afterSeq: number, throughSeq: number | null, limit: number, includeEvents: boolean): Promise<MessageRow[]> {
-    return this.db.query(
-      RANGE_SQL,
-      [channelId, afterSeq, throughSeq, limit, includeEvents],
-    );
-  }
-
   /** One page of messages matching `filter`, in ascending seq whichever end it was taken from. */
   async page(channelId: string, page: MessagePage, filter: MessageFilter): Promise<MessageRow[]> {
     const values = EQUALITY_FILTERS.map(([field]) => filter[field]);
@@ -446,11 +423,6 @@ export class MessagesRepository {
       ...values.filter((v) => v !== null),
     ]);
     return page.newest ? rows.reverse() : rows;
-  }
-
-  /** Messages of one thread (one correlation id) after `afterSeq`, in seq order, at most `limit`; EVENTs only with `includeEvents`. */
-  async threadPage(channelId: string, correlationId: string, afterSeq: number, limit: number, includeEvents: boolean): Promise<MessageRow[]> {
-    return this.db.query(THREAD_PAGE_SQL, [channelId, correlationId, afterSeq, limit, includeEvents]);
   }
 }
 

@@ -7,9 +7,9 @@ import { AppConfig } from '../config/app-config';
 import { ChannelModelMeter } from '../cost/model-budget';
 import { ModelCallEvent } from '../cost/model-call.event';
 import { ModelUsageRepository } from '../cost/model-usage.repository';
-import { MessageRow, toMessage } from '../messages/message.entity';
+import { MessageRow, toMessage } from '../message-store/message.entity';
 import { annotateSummaryJob } from '../telemetry/job-spans';
-import { MessagesRepository } from '../messages/messages.repository';
+import { MessageReadsRepository } from '../message-store/message-reads.repository';
 import { previousResult, SummarySlot } from './channel-summary.entity';
 import { OpenThreadsGrounding } from './open-threads-grounding';
 import { DueChannel, StaleSummaryVersionError, SummaryRepository } from './summary.repository';
@@ -34,7 +34,7 @@ export class SummaryJobRunner {
   private readonly logger = new Logger(SummaryJobRunner.name);
 
   constructor(
-    private readonly messages: MessagesRepository,
+    private readonly messages: MessageReadsRepository,
     private readonly summaries: SummaryRepository,
     private readonly summarisers: SummariserRegistry,
     private readonly config: AppConfig,

@@ -2,7 +2,7 @@ import { BeforeApplicationShutdown, Module } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
 import { ChannelsModule } from '../channels/channels.module';
 import { ModelUsageRepository } from '../cost/model-usage.repository';
-import { MessagesModule } from '../messages/messages.module';
+import { MessageStoreModule } from '../message-store/message-store.module';
 import { ThreadsModule } from '../threads/threads.module';
 import { ChannelJobLock, PostgresChannelJobLock, ProcessLocalJobLock } from './channel-job-lock';
 import { SummaryQueue } from './queue/summary-queue';
@@ -17,7 +17,7 @@ import { SummarySweepService } from './summary-sweep.service';
 import { SummaryTriggerListener } from './summary-trigger.listener';
 
 @Module({
-  imports: [ChannelsModule, MessagesModule, ThreadsModule],
+  imports: [ChannelsModule, MessageStoreModule, ThreadsModule],
   controllers: [SummaryController],
   providers: [
     summaryQueueProvider,

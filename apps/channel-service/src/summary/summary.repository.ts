@@ -12,7 +12,7 @@ import {
   SummaryChannelRow,
   toSummaryChannel,
 } from '../channels/channel.entity';
-import { MESSAGE_COLUMNS, MessageRow } from '../messages/message.entity';
+import { MESSAGE_COLUMNS, MessageRow } from '../message-store/message.entity';
 import { SLOT_COLUMNS, SummaryHistoryEntry, SummarySlot, SummarySlotRow, toSlot } from './channel-summary.entity';
 import { columnNames, qualifiedColumns } from '../database/column-list';
 

@@ -6,8 +6,8 @@ import { ANNOTATION_TEXT_TRUNCATED, withoutAnnotations } from '@qhorus/blocks-su
 import { Principal } from '../auth/principal';
 import { assertConfiguredLimits } from '../common/configured-limit';
 import { AppConfig } from '../config/app-config';
-import { toMessage } from '../messages/message.entity';
-import { MessagesRepository } from '../messages/messages.repository';
+import { toMessage } from '../message-store/message.entity';
+import { MessageReadsRepository } from '../message-store/message-reads.repository';
 import { Channel } from '../channels/channel.entity';
 import { canAccess, channelNotFound } from '../channels/channel-access';
 import { channelArchived } from '../channels/channel-archive.service';
@@ -26,7 +26,7 @@ export class SummaryService {
     private readonly summaries: SummaryRepository,
     private readonly queue: SummaryQueue,
     private readonly events: EventEmitter2,
-    private readonly messages: MessagesRepository,
+    private readonly messages: MessageReadsRepository,
     private readonly summarisers: SummariserRegistry,
     private readonly config: AppConfig,
     private readonly grounding: OpenThreadsGrounding,

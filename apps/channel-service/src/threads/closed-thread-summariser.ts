@@ -17,8 +17,8 @@ import { AppConfig } from '../config/app-config';
 import { ChannelModelMeter } from '../cost/model-budget';
 import { ModelCallEvent } from '../cost/model-call.event';
 import { ModelUsageRepository } from '../cost/model-usage.repository';
-import { toMessage } from '../messages/message.entity';
-import { MessagesRepository } from '../messages/messages.repository';
+import { toMessage } from '../message-store/message.entity';
+import { MessageReadsRepository } from '../message-store/message-reads.repository';
 import { assertValidSummary } from '../summary/summary-result.validation';
 import { ThreadSummariesRepository } from './thread-summaries.repository';
 import { threadKey } from './thread-key';
@@ -50,7 +50,7 @@ export class ClosedThreadSummariser {
     @Inject(CONTENT_SUMMARISER) private readonly fallback: ContentSummariser<Message>,
     private readonly registry: SummariserRegistry,
     private readonly channels: ChannelsRepository,
-    private readonly messages: MessagesRepository,
+    private readonly messages: MessageReadsRepository,
     private readonly threads: ThreadsRepository,
     private readonly summaries: ThreadSummariesRepository,
     private readonly config: AppConfig,

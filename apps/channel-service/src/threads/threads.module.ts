@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ChannelsModule } from '../channels/channels.module';
 import { ModelUsageRepository } from '../cost/model-usage.repository';
+import { MessageStoreModule } from '../message-store/message-store.module';
 import { MessagesModule } from '../messages/messages.module';
 import { ClosedThreadSummariser } from './closed-thread-summariser';
 import { InboxController } from './inbox.controller';
@@ -16,7 +17,7 @@ import { ThreadsService } from './threads.service';
  * model budget like its summary does.
  */
 @Module({
-  imports: [ChannelsModule, MessagesModule],
+  imports: [ChannelsModule, MessageStoreModule, MessagesModule],
   controllers: [ThreadsController, InboxController],
   providers: [ThreadsRepository, ThreadSummariesRepository, ClosedThreadSummariser, ThreadsService, ModelUsageRepository],
   exports: [ThreadsRepository, ClosedThreadSummariser, ThreadsService],

@@ -5,7 +5,7 @@ import { ADMIN_NAME } from '../auth/principal';
 import { TimeoutError, withTimeout } from '../common/with-timeout';
 import { AppConfig } from '../config/app-config';
 import { parseWebhookAllowList, WebhookAllowList } from '../config/webhook-allowed-hosts';
-import { MessageRow } from '../messages/message.entity';
+import { MessageRow } from '../message-store/message.entity';
 import { SummaryService } from '../summary/summary.service';
 import { WebhookKick } from './kick/webhook-kick';
 import { givesUp, retryDelayMs, RetrySchedule } from './retry-schedule';
