@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ChannelsModule } from '../channels/channels.module';
-import { MessagesModule } from '../messages/messages.module';
+import { MessageStoreModule } from '../message-store/message-store.module';
 import { SummaryModule } from '../summary/summary.module';
 import { ChannelSubscriptions } from './channel-subscriptions';
 import { EventsController } from './events.controller';
@@ -8,7 +8,7 @@ import { EventsModule } from './events.module';
 
 /** Server-Sent Events of a channel: replay from Postgres (Last-Event-ID / afterSeq), then live from the fan-out. */
 @Module({
-  imports: [EventsModule, ChannelsModule, MessagesModule, SummaryModule],
+  imports: [EventsModule, ChannelsModule, MessageStoreModule, SummaryModule],
   controllers: [EventsController],
   providers: [ChannelSubscriptions],
 })
