@@ -9,7 +9,9 @@ import { SummaryQueue } from './queue/summary-queue';
 import { summaryQueueProvider } from './queue/summary-queue.provider';
 import { SummaryController } from './summary.controller';
 import { SummaryJobProcessor } from './summary-job.processor';
-import { SummaryJobRunner } from './summary-job.runner';
+import { ChannelModelMeters } from './jobs/channel-model-meters';
+import { ClosedThreadSummariser } from './jobs/closed-thread-summariser';
+import { SummaryJobRunner } from './jobs/summary-job.runner';
 import { OpenThreadsGrounding } from './open-threads-grounding';
 import { SummaryRepository } from './summary.repository';
 import { SummaryService } from './summary.service';
@@ -30,7 +32,9 @@ import { SummaryTriggerListener } from './summary-trigger.listener';
     SummaryRepository,
     ModelUsageRepository,
     SummaryService,
+    ChannelModelMeters,
     SummaryJobRunner,
+    ClosedThreadSummariser,
     OpenThreadsGrounding,
     SummaryJobProcessor,
     SummaryTriggerListener,
