@@ -3,7 +3,7 @@ import { MessageType } from '@qhorus/api';
 import { readableSql, Viewer } from '../channels/channel-access';
 import { Database } from '../database/database';
 import { TokenEstimateBeforeSeq } from './message-token-estimate';
-import { INSERT_BATCH_SQL, INSERT_BATCH_WITH_THREADS_SQL } from './post-statement';
+import { POST_SQL } from './post-statement';
 import { threadUpsertParams } from '../threads/thread-upsert';
 import { MESSAGE_COLUMNS, MessageRow } from '../message-store/message.entity';
 import { MAX_SEQ } from '../message-store/message-reads.repository';
@@ -136,14 +136,14 @@ export class MessagesRepository {
   constructor(private readonly db: Database) {}
 
   /**
-   * Allocates the channel's next seq and inserts the message in ONE statement: a batch of one
-   * (insertBatch). The channel row lock serialises concurrent posts (gapless, unique seqs), and a
+   * Allocates the channel's next seq and inserts the message in ONE statement: the batch's
+   * statement with a batch of one (its columns as scalars). The channel row lock serialises concurrent posts (gapless, unique seqs), and a
    * failed insert rolls the seq back. The access check and the inReplyTo bound are in the same
    * WHERE, so a refused post consumes nothing; so is the archive check (an archived channel takes
    * no post). Returns null when no row was written (see `explainRefusal`).
    */
   async insert(channelName: string, viewer: Viewer, m: NewMessage): Promise<InsertedMessage | null> {
-    const inserted = await this.insertBatch(channelName, viewer, [m]);
+    const inserted = await this.post(channelName, viewer, [m], null, true);
     if (!inserted) return null;
     const { closed_thread, ...row } = inserted.rows[0];
     return {
@@ -164,11 +164,17 @@ export class MessagesRepository {
    * Returns null when nothing was written. `resolvedAtLastSeq`: the lastSeq the batch's replies
    * into itself assume (null: none do); another post came first → nothing written, null.
    */
-  async insertBatch(channelName: string, viewer: Viewer, batch: readonly NewMessage[], resolvedAtLastSeq: number | null = null): Promise<InsertedBatch | null> {
-    const column = <T>(pick: (m: NewMessage) => T) => batch.map(pick);
+  insertBatch(channelName: string, viewer: Viewer, batch: readonly NewMessage[], resolvedAtLastSeq: number | null = null): Promise<InsertedBatch | null> {
+    return this.post(channelName, viewer, batch, resolvedAtLastSeq, false);
+  }
+
+  /** The post statement (post-statement.ts) over `batch`; `single`: one message, passed as scalars. */
+  private async post(channelName: string, viewer: Viewer, batch: readonly NewMessage[], resolvedAtLastSeq: number | null, single: boolean): Promise<InsertedBatch | null> {
+    const column = <T>(pick: (m: NewMessage) => T): T | T[] => (single ? pick(batch[0]) : batch.map(pick));
     type BatchRow = InsertedBatch['rows'][number] & { channel_id: string; summary_threshold: number; summary_threshold_tokens: number | null; backlog: string; backlog_tokens: string; token_total: string };
     const threads = threadUpsertParams(batch);
-    const rows: BatchRow[] = await this.db.query(threads ? INSERT_BATCH_WITH_THREADS_SQL : INSERT_BATCH_SQL, [
+    const sql = single ? (threads ? POST_SQL.singleWithThreads : POST_SQL.single) : threads ? POST_SQL.batchWithThreads : POST_SQL.batch;
+    const rows: BatchRow[] = await this.db.query(sql, [
       channelName,
       viewer.name,
       viewer.admin,
