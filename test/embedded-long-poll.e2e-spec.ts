@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp } from '../apps/channel-service/src/bootstrap';
 import { loadConfig } from '../apps/channel-service/src/config/app-config';
-import { LongPollWaits } from '../apps/channel-service/src/messages/long-poll-waits';
+import { LongPollWaits } from '../apps/channel-service/src/message-store/long-poll-waits';
 import { ApiClient, waitFor } from './support/http';
 import { connectMcp, useTool } from './support/mcp-client';
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { ApiClient, waitFor } from './support/http';
-import { LongPollWaits } from '../apps/channel-service/src/messages/long-poll-waits';
+import { LongPollWaits } from '../apps/channel-service/src/message-store/long-poll-waits';
 import { ensureServiceBuilt } from './support/process-harness';
 import { startAnotherInstance, startTestApp, TestApp } from './support/test-app';
 

@@ -1,6 +1,6 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { LongPollWaits } from '../apps/channel-service/src/messages/long-poll-waits';
+import { LongPollWaits } from '../apps/channel-service/src/message-store/long-poll-waits';
 import { ApiClient, waitFor } from './support/http';
 import { callTool, connectMcp, useTool } from './support/mcp-client';
 import { startAnotherInstance, startTestApp, TestApp } from './support/test-app';

@@ -3,7 +3,7 @@ import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http
 import { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { ChannelEvent, QhorusClient, QhorusError } from '@qhorus/client';
-import { LongPollWaits } from '../apps/channel-service/src/messages/long-poll-waits';
+import { LongPollWaits } from '../apps/channel-service/src/message-store/long-poll-waits';
 import { freePort } from './support/free-port';
 import { waitFor } from './support/http';
 import { recordingFetch } from './support/recording-fetch';

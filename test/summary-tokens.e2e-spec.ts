@@ -2,7 +2,7 @@ import { Message, SummaryResult } from '@qhorus/api';
 import { ContentSummariser } from '@qhorus/blocks-summarisation';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { Database } from '../apps/channel-service/src/database/database';
-import { projectedMessageTokens } from '../apps/channel-service/src/projection/message-token-estimate';
+import { projectedMessageTokens } from '../apps/channel-service/src/messages/message-token-estimate';
 import { getSummary, waitForQuietSummary, waitForSummary } from './support/channel-helpers';
 import { ApiClient } from './support/http';
 import { callTool, connectMcp, useTool } from './support/mcp-client';

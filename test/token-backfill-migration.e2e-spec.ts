@@ -1,7 +1,7 @@
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Client } from 'pg';
-import { MessageRow, toMessage } from '../apps/channel-service/src/messages/message.entity';
-import { projectedMessageTokens } from '../apps/channel-service/src/projection/message-token-estimate';
+import { MessageRow, toMessage } from '../apps/channel-service/src/message-store/message.entity';
+import { projectedMessageTokens } from '../apps/channel-service/src/messages/message-token-estimate';
 import { SummaryTokensAndRetention1765200000000 } from '../migrations/1765200000000-summary-tokens-and-retention';
 import { ApiClient } from './support/http';
 import { migrate, MIGRATIONS, serveDatabase } from './support/migrations';

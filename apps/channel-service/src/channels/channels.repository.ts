@@ -3,6 +3,7 @@ import { Database, Queryable } from '../database/database';
 import { readableSql, Viewer } from './channel-access';
 import { Channel, CHANNEL_COLUMNS, ChannelRow, toChannel } from './channel.entity';
 import { qualifiedColumns } from '../database/column-list';
+import { summaryDueFlagSql } from './summary-backlog';
 
 export type NewChannel = Omit<Channel, 'id' | 'lastSeq' | 'tokenTotal' | 'contentEpoch' | 'createdAt' | 'firstSeq' | 'archivedAt'>;
 
@@ -54,7 +55,7 @@ const FIND_BY_ID_SQL = `SELECT ${CHANNEL_COLUMNS} FROM channels WHERE id = $1`;
  */
 const SET_ARCHIVED_SQL = `
   UPDATE channels SET archived_at = CASE WHEN $2 THEN now() END,
-    summary_due = NOT $2 AND last_seq - COALESCE((SELECT s.covers_through_seq FROM channel_summaries s WHERE s.channel_id = channels.id), 0) >= summary_threshold
+    summary_due = NOT $2 AND ${summaryDueFlagSql()}
   WHERE id = $1 AND (archived_at IS NOT NULL) <> $2
   RETURNING ${CHANNEL_COLUMNS}`;
 
@@ -149,7 +150,7 @@ export class ChannelsRepository {
     const sets = keys.map((k, i) => `${CHANGE_COLUMNS[k]} = $${i + 2}`);
     // A new threshold may make the channel due (or not) at once: keep the sweep's flag in step.
     const threshold = keys.indexOf('summaryThreshold');
-    if (threshold >= 0) sets.push(`summary_due = last_seq - COALESCE((SELECT s.covers_through_seq FROM channel_summaries s WHERE s.channel_id = channels.id), 0) >= $${threshold + 2}::int`);
+    if (threshold >= 0) sets.push(`summary_due = ${summaryDueFlagSql('last_seq', `$${threshold + 2}::int`)}`);
     // New retention bounds: the retention pass looks at the channel at its next run (none: never).
     const maxAge = keys.indexOf('retentionMaxAgeDays');
     if (maxAge >= 0) {

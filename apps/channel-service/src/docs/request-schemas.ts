@@ -1,5 +1,5 @@
 import type { OpenAPIObject, ParameterObject, RequestBodyObject, SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
-import { MAX_IDEMPOTENCY_KEY_LENGTH } from '../messages/messages.service';
+import { MAX_IDEMPOTENCY_KEY_LENGTH } from '../common/idempotency-key';
 import { operationsOf } from './error-responses';
 import type { RouteDtos } from './route-dtos';
 import { deriveSchema, DerivedProperty, DtoClass, SettingValue } from './validation-schema';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../database/database';
-import { MESSAGE_COLUMNS, MessageRow } from '../messages/message.entity';
+import { MESSAGE_COLUMNS, MessageRow } from '../message-store/message.entity';
 
 /** One keyset page of a channel's messages, EVENTs and tombstones included: a range of the (channel_id, seq) key. */
 const PAGE_SQL = `

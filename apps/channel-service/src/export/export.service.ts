@@ -4,7 +4,7 @@ import { Channel } from '../channels/channel.entity';
 import { channelView } from '../channels/channel.view';
 import { ChannelsService } from '../channels/channels.service';
 import { ExportConfig } from '../config/slices/export-config';
-import { messageView, toMessage } from '../messages/message.entity';
+import { messageView, toMessage } from '../message-store/message.entity';
 import { SummaryService } from '../summary/summary.service';
 import { ExportRepository } from './export.repository';
 

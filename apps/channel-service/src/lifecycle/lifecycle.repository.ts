@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Database, Queryable } from '../database/database';
-import { MESSAGE_COLUMNS, MessageRow } from '../messages/message.entity';
+import { MESSAGE_COLUMNS, MessageRow } from '../message-store/message.entity';
+import { summaryDueFlagSql } from '../channels/summary-backlog';
 
 /**
  * The statements of the lifecycle operations (DESIGN §10). Each operation runs them in one
@@ -93,7 +94,7 @@ const REBUILD_SQL = `
 /** What reads return changed without a post: the epoch moves (conditional reads, derived writers' guard); the due flag follows the watermark. */
 const BUMP_EPOCH_SQL = `
   UPDATE channels c SET content_epoch = c.content_epoch + 1,
-    summary_due = c.last_seq - s.covers_through_seq >= c.summary_threshold
+    summary_due = ${summaryDueFlagSql('c.last_seq', 'c.summary_threshold', 's.covers_through_seq')}
   FROM channel_summaries s WHERE c.id = $1 AND s.channel_id = c.id`;
 
 /** Thread summaries written from the content go; the threads become due again (the sweep summarises the tombstoned thread). */

@@ -6,7 +6,7 @@ import { Channel } from '../channels/channel.entity';
 import { ChannelsService } from '../channels/channels.service';
 import { fieldProblem } from '../common/validation.pipe';
 import { LifecycleConfig } from '../config/slices/lifecycle-config';
-import { StoredMessage, toMessage } from '../messages/message.entity';
+import { StoredMessage, toMessage } from '../message-store/message.entity';
 import { SummaryQueue } from '../summary/queue/summary-queue';
 import { SummaryUpdatedEvent } from '../summary/summary-updated.event';
 import { assertMayRedact } from './lifecycle-permissions';

@@ -2,12 +2,13 @@ import { Injectable } from '@nestjs/common';
 import { MessageType } from '@qhorus/api';
 import { readableSql, Viewer } from '../channels/channel-access';
 import { Database } from '../database/database';
-import { TokenEstimateBeforeSeq, tokenEstimateSql } from '../projection/message-token-estimate';
-import { GroupMessage, groupTransitionTable, transitionTableJson } from '../threads/thread-transitions';
-import { MESSAGE_COLUMNS, MessageRow } from './message.entity';
+import { TokenEstimateBeforeSeq } from './message-token-estimate';
+import { POST_SQL } from './post-statement';
+import { threadUpsertParams } from '../threads/thread-upsert';
+import { MESSAGE_COLUMNS, MessageRow } from '../message-store/message.entity';
+import { MAX_SEQ } from '../message-store/message-reads.repository';
 import { MessageFilter } from './message-filter';
 import { qualifiedColumns } from '../database/column-list';
-import { webhookOutboxCte } from '../common/webhook-outbox';
 
 export interface NewMessage {
   type: MessageType;
@@ -40,52 +41,7 @@ export interface InsertedMessage {
   closedThread: boolean;
 }
 
-type InsertRow = MessageRow & {
-  channel_id: string;
-  summary_threshold: number;
-  summary_threshold_tokens: number | null;
-  backlog: string;
-  backlog_tokens: string;
-  token_estimate: number;
-};
-
 const PREFIXED_COLUMNS = qualifiedColumns('m', MESSAGE_COLUMNS);
-
-/** The webhook outbox row of each message posted (not EVENTs), in the same statement (DESIGN §11). */
-const MESSAGE_OUTBOX = webhookOutboxCte('wo', 'message', 'm, c', 'c.id', 'm.seq', `m.type <> 'EVENT'`);
-
-/** The new message's estimate ($13-$15 are its parts, see tokenEstimateBeforeSeq), for a seq expression. */
-const tokensAt = (seq: string) => tokenEstimateSql('$13', '$14', '$15', seq);
-
-// The channel's running token total moves with last_seq in the same row update (serialised by the
-// row lock like the seq), so each message stores the total through itself: any range's tokens
-// are then two indexed lookups, never a scan.
-const INSERT_RESULT = `
-  SELECT m.*, c.id AS channel_id, c.summary_threshold, c.summary_threshold_tokens,
-         c.last_seq - COALESCE(s.covers_through_seq, 0) AS backlog,
-         c.token_total - COALESCE(s.covers_through_tokens, 0) AS backlog_tokens`;
-const INSERT_FROM = `  FROM m CROSS JOIN c LEFT JOIN channel_summaries s ON s.channel_id = c.id`;
-
-const INSERT_SQL = `
-  WITH c AS (
-    UPDATE channels SET last_seq = last_seq + 1, token_total = token_total + ${tokensAt('last_seq + 1')},
-      -- The sweep's index (migration 1765300000000): the backlog has reached the threshold.
-      summary_due = last_seq + 1 - COALESCE((SELECT s.covers_through_seq FROM channel_summaries s WHERE s.channel_id = channels.id), 0) >= summary_threshold,
-      -- The retention pass's index (migration 1765810000000): the count bound now lets a summary version go.
-      retention_due_at = CASE WHEN last_seq + 1 = retention_due_seq THEN LEAST(retention_due_at, now()) ELSE retention_due_at END
-    WHERE name = $1
-      AND ${readableSql('members', { name: '$2', admin: '$3' })}
-      AND archived_at IS NULL
-      AND ($9::bigint IS NULL OR $9::bigint <= last_seq)
-    RETURNING id, last_seq, token_total, summary_threshold, summary_threshold_tokens
-  ), m AS (
-    INSERT INTO messages (channel_id, seq, type, sender, content, topic, correlation_id, in_reply_to, target, metadata, idempotency_key, request_hash,
-                          token_estimate, tokens_through)
-    SELECT c.id, c.last_seq, $4, $2, $5, $6, $7, $9, $8, $10, $11, $12, ${tokensAt('c.last_seq')}, c.token_total FROM c
-    RETURNING ${MESSAGE_COLUMNS}, token_estimate
-  ), ${MESSAGE_OUTBOX}
-${INSERT_RESULT}
-${INSERT_FROM}`;
 
 /** The correlation ids of the replied-to messages that have one, and the channel's lastSeq as read with them (null: not readable). */
 export interface RepliedThreads {
@@ -107,87 +63,6 @@ export interface InsertedBatch {
   tokenTotal: number;
 }
 
-/** A batch message's estimate, from its unnested parts and its seq expression. */
-const batchTokensAt = (seq: string) => tokenEstimateSql('i.fixed', 'i.chars', 'i.pieces', seq);
-
-// The batch's messages arrive as one array per column ($4…$15), unnested with their position:
-// message i (1-based) gets seq = the old lastSeq + i. Its inReplyTo must name an earlier message,
-// of the channel or of the batch (in_reply_to < its own seq); otherwise nothing is written. $17,
-// when set, is the lastSeq the batch's replies into itself were resolved against: if another post
-// came first, nothing is written (the caller resolves again). The
-// running token total moves with last_seq as for one post; each row stores the total through itself.
-const BATCH_RESULT = `
-  SELECT m.*, c.id AS channel_id, c.summary_threshold, c.summary_threshold_tokens, c.token_total,
-         c.last_seq - COALESCE(s.covers_through_seq, 0) AS backlog,
-         c.token_total - COALESCE(s.covers_through_tokens, 0) AS backlog_tokens`;
-
-const INSERT_BATCH_SQL = `
-  WITH input AS (
-    SELECT * FROM unnest($4::text[], $5::text[], $6::text[], $7::text[], $8::bigint[], $9::text[], $10::text[], $11::text[], $12::text[],
-                         $13::int[], $14::int[], $15::int[])
-      WITH ORDINALITY AS t(type, content, topic, correlation_id, in_reply_to, target, metadata, idempotency_key, request_hash, fixed, chars, pieces, ord)
-  ), c AS (
-    UPDATE channels SET last_seq = last_seq + $16,
-      token_total = token_total + (SELECT COALESCE(sum(${batchTokensAt('channels.last_seq + i.ord')}), 0) FROM input i),
-      summary_due = last_seq + $16 - COALESCE((SELECT s.covers_through_seq FROM channel_summaries s WHERE s.channel_id = channels.id), 0) >= summary_threshold,
-      retention_due_at = CASE WHEN last_seq < retention_due_seq AND last_seq + $16 >= retention_due_seq THEN LEAST(retention_due_at, now()) ELSE retention_due_at END
-    WHERE name = $1
-      AND ${readableSql('members', { name: '$2', admin: '$3' })}
-      AND archived_at IS NULL
-      AND NOT EXISTS (SELECT 1 FROM input WHERE in_reply_to IS NOT NULL AND in_reply_to >= channels.last_seq + ord)
-      AND ($17::bigint IS NULL OR channels.last_seq = $17)
-    RETURNING id, last_seq, token_total, summary_threshold, summary_threshold_tokens
-  ), e AS (
-    SELECT i.*, c.last_seq - $16 + i.ord AS seq, ${batchTokensAt('c.last_seq - $16 + i.ord')} AS tokens FROM c, input i
-  ), m AS (
-    INSERT INTO messages (channel_id, seq, type, sender, content, topic, correlation_id, in_reply_to, target, metadata, idempotency_key, request_hash,
-                          token_estimate, tokens_through)
-    SELECT c.id, e.seq, e.type, $2, e.content, e.topic, e.correlation_id, e.in_reply_to, e.target, e.metadata::jsonb, e.idempotency_key, e.request_hash,
-           e.tokens, c.token_total - COALESCE(sum(e.tokens) OVER (ORDER BY e.ord ROWS BETWEEN 1 FOLLOWING AND UNBOUNDED FOLLOWING), 0)
-    FROM c, e
-    RETURNING ${MESSAGE_COLUMNS}, token_estimate, tokens_through
-  ), ${MESSAGE_OUTBOX}
-${BATCH_RESULT}
-${INSERT_FROM}
-  ORDER BY m.seq`;
-
-/** The batch's CTEs (everything before its final SELECT). */
-const BATCH_CTES = INSERT_BATCH_SQL.slice(0, INSERT_BATCH_SQL.lastIndexOf(BATCH_RESULT));
-
-/**
- * A batch with correlation ids: INSERT_BATCH_SQL plus one upsert per thread the batch touches.
- * One statement writes a row once, so the batch's messages of one thread come folded into one
- * transition table by groupTransitionTable (computed from threadStep); $18-$20 are, per thread,
- * its correlation id, that table and the position of its last message in the batch. Offsets in
- * the table count back from that last message. Upsert for the same reason as a single post.
- */
-const INSERT_BATCH_WITH_THREADS_SQL = `${BATCH_CTES}, th AS (
-    INSERT INTO threads AS t (channel_id, correlation_id, status, type, owner, opener, opened_seq, opened_at, closed_seq, updated_seq, updated_at)
-    SELECT c.id, g.cid, n.x->>'s', n.x->>'y', n.x->>'owner',
-           CASE WHEN n.x->>'open' IS NOT NULL THEN $2 END,
-           CASE WHEN n.x->>'open' IS NOT NULL THEN c.last_seq - $16 + g.last_ord - (n.x->>'open')::int END,
-           CASE WHEN n.x->>'open' IS NOT NULL THEN now() END,
-           CASE WHEN jsonb_typeof(n.x->'close') = 'number' THEN c.last_seq - $16 + g.last_ord - (n.x->>'close')::int END,
-           c.last_seq - $16 + g.last_ord, now()
-    FROM c, unnest($18::text[], $19::jsonb[], $20::int[]) AS g(cid, tbl, last_ord), LATERAL (SELECT g.tbl -> '|' AS x) n
-    ON CONFLICT (channel_id, correlation_id) DO UPDATE SET
-      (status, type, owner, opener, opened_seq, opened_at, closed_seq, updated_seq, updated_at) = (
-        SELECT k.x->>'s', k.x->>'y',
-               CASE WHEN k.x->>'o' = 'set' THEN k.x->>'owner' ELSE t.owner END,
-               CASE WHEN k.x->>'open' IS NOT NULL THEN $2 ELSE t.opener END,
-               CASE WHEN k.x->>'open' IS NOT NULL THEN EXCLUDED.updated_seq - (k.x->>'open')::int ELSE t.opened_seq END,
-               CASE WHEN k.x->>'open' IS NOT NULL THEN EXCLUDED.updated_at ELSE t.opened_at END,
-               CASE WHEN jsonb_typeof(k.x->'close') = 'number' THEN EXCLUDED.updated_seq - (k.x->>'close')::int
-                    WHEN k.x->>'close' = 'clear' THEN NULL ELSE t.closed_seq END,
-               EXCLUDED.updated_seq, EXCLUDED.updated_at
-        FROM (SELECT (SELECT g.tbl FROM unnest($18::text[], $19::jsonb[]) AS g(cid, tbl) WHERE g.cid = EXCLUDED.correlation_id)
-                     -> (COALESCE(t.status, '') || '|' || COALESCE(t.type, '')) AS x) k)
-    RETURNING t.correlation_id, t.closed_seq
-  )
-${BATCH_RESULT}, COALESCE(th.closed_seq = m.seq, false) AS closed_thread
-${INSERT_FROM} LEFT JOIN th ON th.correlation_id = m.correlation_id
-  ORDER BY m.seq`;
-
 // Idempotency replays: the sender's own messages, in a channel it may still read (a replay is a
 // read: after losing access the retry is a 404 like everything else about the channel).
 const FIND_BY_IDEMPOTENCY_KEYS_SQL = `
@@ -202,42 +77,6 @@ const CORRELATION_IDS_AT_SQL = `
     LEFT JOIN messages m ON m.channel_id = c.id AND m.seq = ANY($4::bigint[]) AND m.correlation_id IS NOT NULL
   WHERE c.name = $1 AND ${readableSql('c.members', { name: '$2', admin: '$3' })}`;
 
-/** The message CTEs of INSERT_SQL (everything before its final SELECT). */
-const INSERT_CTES = INSERT_SQL.slice(0, INSERT_SQL.lastIndexOf(INSERT_RESULT));
-
-/**
- * The post of a message with a correlation id: INSERT_SQL plus the upsert of its thread's row in
- * the same statement (still one round trip, atomic with the message). $16 is the thread rules'
- * transition table for this message type (thread-transitions.ts, computed from applyThreadRule);
- * the statement looks the thread's current state up in it. It is always an upsert (a correlation
- * id with no thread gets a row with a NULL status) because ON CONFLICT DO UPDATE works on the
- * LATEST committed row, even one committed after this statement's snapshot was taken while it
- * waited for the channel row lock; a plain read of threads here would see the stale snapshot.
- */
-const INSERT_WITH_THREAD_SQL = `${INSERT_CTES}, th AS (
-    INSERT INTO threads AS t (channel_id, correlation_id, status, type, owner, opener, opened_seq, opened_at, closed_seq, updated_seq, updated_at)
-    SELECT c.id, m.correlation_id, n.x->>'s', n.x->>'y',
-           CASE WHEN n.x->>'o' = 'target' THEN m.target END,
-           CASE WHEN (n.x->>'open')::boolean THEN m.sender END,
-           CASE WHEN (n.x->>'open')::boolean THEN m.seq END,
-           CASE WHEN (n.x->>'open')::boolean THEN m.created_at END,
-           NULL, m.seq, m.created_at
-    FROM c, m, (SELECT $16::jsonb -> '|' AS x) n
-    ON CONFLICT (channel_id, correlation_id) DO UPDATE SET
-      (status, type, owner, opener, opened_seq, opened_at, closed_seq, updated_seq, updated_at) = (
-        SELECT k.x->>'s', k.x->>'y',
-               CASE WHEN k.x->>'o' = 'target' THEN $8 ELSE t.owner END,
-               CASE WHEN (k.x->>'open')::boolean THEN $2 ELSE t.opener END,
-               CASE WHEN (k.x->>'open')::boolean THEN EXCLUDED.updated_seq ELSE t.opened_seq END,
-               CASE WHEN (k.x->>'open')::boolean THEN EXCLUDED.updated_at ELSE t.opened_at END,
-               CASE WHEN (k.x->>'close')::boolean THEN EXCLUDED.updated_seq WHEN (k.x->>'open')::boolean THEN NULL ELSE t.closed_seq END,
-               EXCLUDED.updated_seq, EXCLUDED.updated_at
-        FROM (SELECT $16::jsonb -> (COALESCE(t.status, '') || '|' || COALESCE(t.type, '')) AS x) k)
-    RETURNING t.closed_seq
-  )
-${INSERT_RESULT}, COALESCE((SELECT th.closed_seq FROM th) = m.seq, false) AS closed_thread
-${INSERT_FROM}`;
-
 /** The names of `$1` that name no agent (or a revoked one): a target must be someone who can read it. */
 const UNREGISTERED_AGENTS_SQL = `
   SELECT n AS name FROM unnest($1::text[]) AS n
@@ -246,16 +85,6 @@ const UNREGISTERED_AGENTS_SQL = `
 const FIND_BY_IDEMPOTENCY_KEY_SQL = `
   SELECT ${PREFIXED_COLUMNS}, m.request_hash FROM messages m JOIN channels c ON c.id = m.channel_id
   WHERE c.name = $1 AND m.sender = $2 AND m.idempotency_key = $3 AND ${readableSql('c.members', { name: '$2', admin: '$4' })}`;
-
-/** Largest bigint: "no upper bound". */
-const MAX_SEQ = '9223372036854775807';
-
-// Both bounds are index conditions, also in Postgres' generic plan for this prepared statement
-// (`$3 IS NULL OR seq <= $3` is not: the scan then runs to the channel's last message).
-const RANGE_SQL = `
-  SELECT ${MESSAGE_COLUMNS} FROM messages
-  WHERE channel_id = $1 AND seq > $2 AND seq <= COALESCE($3::bigint, ${MAX_SEQ}) AND ($5 OR type <> 'EVENT')
-  ORDER BY seq LIMIT $4`;
 
 /** Which page of a channel: seqs in (afterSeq, beforeSeq), the oldest `limit` of them, or the newest with `newest`. */
 export interface MessagePage {
@@ -302,58 +131,30 @@ export function pageSql(typesGiven: boolean, present: readonly boolean[], newest
   return sql;
 }
 
-// messages_channel_correlation_idx serves it (channel_id, correlation_id, seq).
-const THREAD_PAGE_SQL = `
-  SELECT ${MESSAGE_COLUMNS} FROM messages
-  WHERE channel_id = $1 AND correlation_id = $2 AND seq > $3 AND ($5 OR type <> 'EVENT')
-  ORDER BY seq LIMIT $4`;
-
 @Injectable()
 export class MessagesRepository {
   constructor(private readonly db: Database) {}
 
   /**
-   * Allocates the channel's next seq and inserts the message in ONE statement: the channel row
-   * lock serialises concurrent posts (gapless, unique seqs), and a failed insert rolls the seq
-   * back. The access check and the inReplyTo bound are in the same WHERE, so a refused post
-   * consumes nothing; so is the archive check (an archived channel takes no post). Returns null
-   * when no row was written (see `explainRefusal`).
+   * Allocates the channel's next seq and inserts the message in ONE statement: the batch's
+   * statement with a batch of one (its columns as scalars). The channel row lock serialises concurrent posts (gapless, unique seqs), and a
+   * failed insert rolls the seq back. The access check and the inReplyTo bound are in the same
+   * WHERE, so a refused post consumes nothing; so is the archive check (an archived channel takes
+   * no post). Returns null when no row was written (see `explainRefusal`).
    */
   async insert(channelName: string, viewer: Viewer, m: NewMessage): Promise<InsertedMessage | null> {
-    const threaded = m.correlationId !== null;
-    const rows: (InsertRow & { closed_thread?: boolean | null })[] = await this.db.query(
-      threaded ? INSERT_WITH_THREAD_SQL : INSERT_SQL,
-      [
-        channelName,
-        viewer.name,
-        viewer.admin,
-        m.type,
-        m.content,
-        m.topic,
-        m.correlationId,
-        m.target,
-        m.inReplyTo,
-        m.metadata === null ? null : JSON.stringify(m.metadata),
-        m.idempotencyKey,
-        m.requestHash,
-        m.tokens?.fixed ?? null,
-        m.tokens?.chars ?? null,
-        m.tokens?.pieces ?? null,
-        ...(threaded ? [transitionTableJson(m.type)] : []),
-      ],
-    );
-    const r = rows[0];
-    if (!r) return null;
-    const { closed_thread, ...row } = r;
+    const inserted = await this.post(channelName, viewer, [m], null, true);
+    if (!inserted) return null;
+    const { closed_thread, ...row } = inserted.rows[0];
     return {
       row,
       closedThread: closed_thread === true,
-      channelId: String(r.channel_id),
-      summaryThreshold: r.summary_threshold,
-      backlog: Number(r.backlog),
-      summaryThresholdTokens: r.summary_threshold_tokens,
-      backlogTokens: Number(r.backlog_tokens),
-      messageTokens: r.token_estimate,
+      channelId: inserted.channelId,
+      summaryThreshold: inserted.summaryThreshold,
+      backlog: inserted.backlog,
+      summaryThresholdTokens: inserted.summaryThresholdTokens,
+      backlogTokens: inserted.backlogTokens,
+      messageTokens: row.token_estimate,
     };
   }
 
@@ -363,11 +164,17 @@ export class MessagesRepository {
    * Returns null when nothing was written. `resolvedAtLastSeq`: the lastSeq the batch's replies
    * into itself assume (null: none do); another post came first → nothing written, null.
    */
-  async insertBatch(channelName: string, viewer: Viewer, batch: readonly NewMessage[], resolvedAtLastSeq: number | null = null): Promise<InsertedBatch | null> {
-    const column = <T>(pick: (m: NewMessage) => T) => batch.map(pick);
-    type BatchRow = InsertedBatch['rows'][number] & Omit<InsertRow, 'token_estimate'> & { token_total: string };
-    const threads = threadGroups(batch);
-    const rows: BatchRow[] = await this.db.query(threads ? INSERT_BATCH_WITH_THREADS_SQL : INSERT_BATCH_SQL, [
+  insertBatch(channelName: string, viewer: Viewer, batch: readonly NewMessage[], resolvedAtLastSeq: number | null = null): Promise<InsertedBatch | null> {
+    return this.post(channelName, viewer, batch, resolvedAtLastSeq, false);
+  }
+
+  /** The post statement (post-statement.ts) over `batch`; `single`: one message, passed as scalars. */
+  private async post(channelName: string, viewer: Viewer, batch: readonly NewMessage[], resolvedAtLastSeq: number | null, single: boolean): Promise<InsertedBatch | null> {
+    const column = <T>(pick: (m: NewMessage) => T): T | T[] => (single ? pick(batch[0]) : batch.map(pick));
+    type BatchRow = InsertedBatch['rows'][number] & { channel_id: string; summary_threshold: number; summary_threshold_tokens: number | null; backlog: string; backlog_tokens: string; token_total: string };
+    const threads = threadUpsertParams(batch);
+    const sql = single ? (threads ? POST_SQL.singleWithThreads : POST_SQL.single) : threads ? POST_SQL.batchWithThreads : POST_SQL.batch;
+    const rows: BatchRow[] = await this.db.query(sql, [
       channelName,
       viewer.name,
       viewer.admin,
@@ -425,14 +232,6 @@ export class MessagesRepository {
     return rows[0] ?? null;
   }
 
-  /** Messages with afterSeq < seq ≤ throughSeq, in seq order, at most `limit`. */
-  async range(channelId: string, afterSeq: number, throughSeq: number | null, limit: number, includeEvents: boolean): Promise<MessageRow[]> {
-    return this.db.query(
-      RANGE_SQL,
-      [channelId, afterSeq, throughSeq, limit, includeEvents],
-    );
-  }
-
   /** One page of messages matching `filter`, in ascending seq whichever end it was taken from. */
   async page(channelId: string, page: MessagePage, filter: MessageFilter): Promise<MessageRow[]> {
     const values = EQUALITY_FILTERS.map(([field]) => filter[field]);
@@ -447,27 +246,4 @@ export class MessagesRepository {
     ]);
     return page.newest ? rows.reverse() : rows;
   }
-
-  /** Messages of one thread (one correlation id) after `afterSeq`, in seq order, at most `limit`; EVENTs only with `includeEvents`. */
-  async threadPage(channelId: string, correlationId: string, afterSeq: number, limit: number, includeEvents: boolean): Promise<MessageRow[]> {
-    return this.db.query(THREAD_PAGE_SQL, [channelId, correlationId, afterSeq, limit, includeEvents]);
-  }
-}
-
-/** Per thread a batch touches: its correlation id, its folded transition table (JSON) and its last message's 1-based position; null when none. */
-function threadGroups(batch: readonly NewMessage[]): { correlationIds: string[]; tables: string[]; lastOrds: number[] } | null {
-  const groups = new Map<string, GroupMessage[]>();
-  batch.forEach((m, i) => {
-    if (m.correlationId === null) return;
-    const group = groups.get(m.correlationId) ?? [];
-    group.push({ type: m.type, target: m.target, ord: i + 1 });
-    groups.set(m.correlationId, group);
-  });
-  if (groups.size === 0) return null;
-  const entries = [...groups.entries()];
-  return {
-    correlationIds: entries.map(([id]) => id),
-    tables: entries.map(([, g]) => JSON.stringify(groupTransitionTable(g))),
-    lastOrds: entries.map(([, g]) => g[g.length - 1].ord),
-  };
 }

@@ -3,6 +3,7 @@ import { EventEmitter2 } from '@nestjs/event-emitter';
 import { DEFAULT_TOPIC, Message, MessageType, REQUEST_TYPES } from '@qhorus/api';
 import { createHash, randomUUID } from 'node:crypto';
 import { canonicalJson } from '../common/canonical-json';
+import { idempotencyKeyProblem } from '../common/idempotency-key';
 import { ADMIN_NAME, Principal } from '../auth/principal';
 import { accessParams } from '../channels/channel-access';
 import { isUniqueViolation } from '../common/database-errors';
@@ -15,19 +16,14 @@ import { PostBatchDto } from './dto/post-batch.dto';
 import { DEFAULT_MESSAGE_TYPE, PostMessageDto } from './dto/post-message.dto';
 import { ListMessagesQuery } from './dto/list-messages.query';
 import { assertMessageWithinLimits } from './message-limits';
-import { assertWaitWithin, LongPollWaits, PostedMessageData } from './long-poll-waits';
-import { MessageRow, toMessage } from './message.entity';
+import { assertWaitWithin, LongPollWaits, PostedMessageData } from '../message-store/long-poll-waits';
+import { MessageRow, toMessage } from '../message-store/message.entity';
 import { FilterableMessage, matchesFilter, MessageFilter } from './message-filter';
-import { MessagePostedEvent } from './message-posted.event';
+import { MessagePostedEvent } from '../message-store/message-posted.event';
 import { MessagePage, MessagesRepository, NewMessage, RepliedThreads } from './messages.repository';
-import { tokenEstimateBeforeSeq } from '../projection/message-token-estimate';
+import { tokenEstimateBeforeSeq } from './message-token-estimate';
 
-export const MAX_IDEMPOTENCY_KEY_LENGTH = 200;
 const unregisteredTarget = (name: string): string => `target '${name}' names no registered agent (register it first, or check the spelling)`;
-/** What is wrong with an idempotency key (header or MCP argument), or null. */
-export function idempotencyKeyProblem(key: string): string | null {
-  return key.length === 0 || key.length > MAX_IDEMPOTENCY_KEY_LENGTH ? `must be 1-${MAX_IDEMPOTENCY_KEY_LENGTH} characters` : null;
-}
 /** Tries of a batch whose replies into itself were resolved against a lastSeq another post moved (then a 409). */
 const IN_BATCH_REPLY_ATTEMPTS = 3;
 

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { OnEvent } from '@nestjs/event-emitter';
 import { ModelCallEvent } from '../cost/model-call.event';
-import { MessagePostedEvent } from '../messages/message-posted.event';
+import { MessagePostedEvent } from '../message-store/message-posted.event';
 import { PRIVATE_CHANNELS_LABEL } from './channel-backlog.reader';
 import { SummaryJobFinishedEvent } from '../summary/summary-job-finished.event';
 import { SummaryUpdatedEvent } from '../summary/summary-updated.event';

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { LongPollWaits } from '../messages/long-poll-waits';
+import { LongPollWaits } from '../message-store/long-poll-waits';
 import { MessagesModule } from '../messages/messages.module';
 import { ChannelBacklogReader } from './channel-backlog.reader';
 import { HttpMetricsHook } from './http-metrics.hook';

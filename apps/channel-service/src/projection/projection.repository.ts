@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Message } from '@qhorus/api';
 import { Database } from '../database/database';
-import { MESSAGE_COLUMNS, MessageRow, toMessage } from '../messages/message.entity';
+import { MESSAGE_COLUMNS, MessageRow, toMessage } from '../message-store/message.entity';
 
 const TAIL_SQL = `
   SELECT ${MESSAGE_COLUMNS}, tokens_through FROM messages

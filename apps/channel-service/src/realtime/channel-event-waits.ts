@@ -4,7 +4,7 @@ import { OnEvent } from '@nestjs/event-emitter';
 import { AgentCredentialsChangedEvent } from '../auth/agent-credentials-changed.event';
 import { isAdmin, Principal } from '../auth/principal';
 import { AppConfig } from '../config/app-config';
-import { EVERY_CHANNEL, LongPollWaits, PostedMessageData, WaitAccess, WaitScope } from '../messages/long-poll-waits';
+import { EVERY_CHANNEL, LongPollWaits, PostedMessageData, WaitAccess, WaitScope } from '../message-store/long-poll-waits';
 import { ChannelEventHub } from './channel-event-hub';
 import { ACCESS_CHANGED, ChannelStreamEvent, MESSAGE_POSTED, RESYNC } from './channel-stream-event';
 import { EventFanout } from './event-fanout';

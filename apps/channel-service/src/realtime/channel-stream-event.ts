@@ -1,7 +1,7 @@
 import { Message, MessageType } from '@qhorus/api';
 import { ChannelReconfiguredEvent } from '../channels/channel-reconfigured.event';
-import { messageView } from '../messages/message.entity';
-import { MessagePostedEvent } from '../messages/message-posted.event';
+import { messageView } from '../message-store/message.entity';
+import { MessagePostedEvent } from '../message-store/message-posted.event';
 import { SummaryUpdatedEvent } from '../summary/summary-updated.event';
 
 /** The SSE event names clients see (DESIGN §6). */

@@ -6,8 +6,8 @@ import { AppConfig } from '../config/app-config';
 import { TooManyRequestsException } from '../rate-limit/too-many-requests.exception';
 import { Channel } from '../channels/channel.entity';
 import { ChannelsService } from '../channels/channels.service';
-import { toMessage } from '../messages/message.entity';
-import { MessagesRepository } from '../messages/messages.repository';
+import { toMessage } from '../message-store/message.entity';
+import { MessageReadsRepository } from '../message-store/message-reads.repository';
 import { SummaryRepository } from '../summary/summary.repository';
 import { MessageType } from '@qhorus/api';
 import { ChannelEventHub } from './channel-event-hub';
@@ -45,7 +45,7 @@ export class ChannelSubscriptions implements BeforeApplicationShutdown {
     private readonly hub: ChannelEventHub,
     private readonly fanout: EventFanout,
     private readonly channels: ChannelsService,
-    private readonly messages: MessagesRepository,
+    private readonly messages: MessageReadsRepository,
     private readonly summaries: SummaryRepository,
     private readonly config: AppConfig,
   ) {}

@@ -6,7 +6,7 @@ import { Principal } from '../auth/principal';
 import { ChannelsService } from '../channels/channels.service';
 import { fieldProblem } from '../common/validation.pipe';
 import { ChannelSubscriptions } from './channel-subscriptions';
-import { MessageResponse } from '../messages/dto/message.response';
+import { MessageResponse } from '../message-store/dto/message.response';
 import { EventsQuery } from './dto/events.query';
 import { SummaryUpdatedEventData } from './dto/stream-event.response';
 import { parseLastEventId, StreamResume } from './event-ids';

@@ -1,10 +1,11 @@
 import { BeforeApplicationShutdown, Global, Module } from '@nestjs/common';
 import { BusModule } from '../bus/bus.module';
 import { InstanceBus } from '../bus/instance-bus';
-import { LongPollWaits } from '../messages/long-poll-waits';
-import { toMessage } from '../messages/message.entity';
-import { MessagePostedEvent } from '../messages/message-posted.event';
-import { MessagesRepository } from '../messages/messages.repository';
+import { LongPollWaits } from '../message-store/long-poll-waits';
+import { toMessage } from '../message-store/message.entity';
+import { MessagePostedEvent } from '../message-store/message-posted.event';
+import { MessageReadsRepository } from '../message-store/message-reads.repository';
+import { MessageStoreModule } from '../message-store/message-store.module';
 import { ChannelEventFanout, FANOUT_TIMING } from './channel-event-fanout';
 import { ChannelEventHub } from './channel-event-hub';
 import { ChannelEventRelay } from './channel-event-relay';
@@ -17,22 +18,18 @@ import { EventFanout, LocalOnlyFanout } from './event-fanout';
  * long polls) and, over the instance bus, to the other instances' (the embedded database serves
  * one process: events stay in it). Global, because it provides the long polls behind the
  * `LongPollWaits` port that messages/ (below it) owns.
- *
- * MessagesRepository is provided here, not imported with MessagesModule: MessagesModule waits
- * through this global module, and the repository is stateless over the global Database.
  */
 @Global()
 @Module({
-  imports: [BusModule],
+  imports: [BusModule, MessageStoreModule],
   providers: [
     ChannelEventHub,
     ChannelEventRelay,
-    MessagesRepository,
     { provide: LongPollWaits, useClass: ChannelEventWaits },
     {
       provide: EventFanout,
-      inject: [InstanceBus, ChannelEventHub, MessagesRepository],
-      useFactory: (bus: InstanceBus, hub: ChannelEventHub, messages: MessagesRepository): EventFanout => {
+      inject: [InstanceBus, ChannelEventHub, MessageReadsRepository],
+      useFactory: (bus: InstanceBus, hub: ChannelEventHub, messages: MessageReadsRepository): EventFanout => {
         if (!bus.reachesOtherInstances) return new LocalOnlyFanout();
         const deliver = (e: ChannelStreamEvent) => hub.deliver(e);
         const readPosted = async (channelId: string, channelName: string, seq: number) => {

@@ -1,11 +1,11 @@
 import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
-import { ClosedThreadSummariser } from '../threads/closed-thread-summariser';
+import { ClosedThreadSummariser } from './jobs/closed-thread-summariser';
 import { inSpan, linksFrom } from '../telemetry/spans';
 import { ATTEMPT_ATTRIBUTE, CHANNEL_ID_ATTRIBUTE, SUMMARY_JOB_SPAN, THREAD_SUMMARY_JOB_SPAN } from '../telemetry/job-spans';
 import { ChannelJobLock } from './channel-job-lock';
 import { SummaryJob, SummaryJobOutcome, SummaryQueue, summaryJobKey } from './queue/summary-queue';
-import { SummaryJobRunner } from './summary-job.runner';
+import { SummaryJobRunner } from './jobs/summary-job.runner';
 import { SummaryRepository } from './summary.repository';
 
 /**

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { OnEvent } from '@nestjs/event-emitter';
 import { ChannelReconfiguredEvent } from '../channels/channel-reconfigured.event';
-import { MessagePostedEvent } from '../messages/message-posted.event';
+import { MessagePostedEvent } from '../message-store/message-posted.event';
 import { SummaryQueue } from './queue/summary-queue';
 import { SummaryRepository } from './summary.repository';
 import { TriggerThrottle } from './trigger-throttle';

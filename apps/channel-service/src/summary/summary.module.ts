@@ -2,14 +2,16 @@ import { BeforeApplicationShutdown, Module } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
 import { ChannelsModule } from '../channels/channels.module';
 import { ModelUsageRepository } from '../cost/model-usage.repository';
-import { MessagesModule } from '../messages/messages.module';
+import { MessageStoreModule } from '../message-store/message-store.module';
 import { ThreadsModule } from '../threads/threads.module';
 import { ChannelJobLock, PostgresChannelJobLock, ProcessLocalJobLock } from './channel-job-lock';
 import { SummaryQueue } from './queue/summary-queue';
 import { summaryQueueProvider } from './queue/summary-queue.provider';
 import { SummaryController } from './summary.controller';
 import { SummaryJobProcessor } from './summary-job.processor';
-import { SummaryJobRunner } from './summary-job.runner';
+import { ChannelModelMeters } from './jobs/channel-model-meters';
+import { ClosedThreadSummariser } from './jobs/closed-thread-summariser';
+import { SummaryJobRunner } from './jobs/summary-job.runner';
 import { OpenThreadsGrounding } from './open-threads-grounding';
 import { SummaryRepository } from './summary.repository';
 import { SummaryService } from './summary.service';
@@ -17,7 +19,7 @@ import { SummarySweepService } from './summary-sweep.service';
 import { SummaryTriggerListener } from './summary-trigger.listener';
 
 @Module({
-  imports: [ChannelsModule, MessagesModule, ThreadsModule],
+  imports: [ChannelsModule, MessageStoreModule, ThreadsModule],
   controllers: [SummaryController],
   providers: [
     summaryQueueProvider,
@@ -30,7 +32,9 @@ import { SummaryTriggerListener } from './summary-trigger.listener';
     SummaryRepository,
     ModelUsageRepository,
     SummaryService,
+    ChannelModelMeters,
     SummaryJobRunner,
+    ClosedThreadSummariser,
     OpenThreadsGrounding,
     SummaryJobProcessor,
     SummaryTriggerListener,

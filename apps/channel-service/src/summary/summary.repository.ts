@@ -12,7 +12,9 @@ import {
   SummaryChannelRow,
   toSummaryChannel,
 } from '../channels/channel.entity';
-import { MESSAGE_COLUMNS, MessageRow } from '../messages/message.entity';
+import { summaryDueFlagSql } from '../channels/summary-backlog';
+import { MESSAGE_COLUMNS, MessageRow } from '../message-store/message.entity';
+import { SUMMARY_DUE_SQL } from './summary-due';
 import { SLOT_COLUMNS, SummaryHistoryEntry, SummarySlot, SummarySlotRow, toSlot } from './channel-summary.entity';
 import { columnNames, qualifiedColumns } from '../database/column-list';
 
@@ -49,19 +51,6 @@ export interface SummaryCommit {
    */
   degraded?: string | null;
 }
-
-/**
- * When a channel's summary is due: its backlog reached the threshold (in messages, or in
- * estimated tokens when `summary_threshold_tokens` is set), its `updateAfterSeconds` elapsed
- * since the last summary with messages pending, or a manual refresh asked for messages the
- * watermark has not reached yet. Never for an archived channel (it runs no summary job).
- */
-const DUE = `c.last_seq > s.covers_through_seq AND c.archived_at IS NULL
-  AND (c.last_seq - s.covers_through_seq >= c.summary_threshold
-       OR (c.summary_threshold_tokens IS NOT NULL AND c.token_total - s.covers_through_tokens >= c.summary_threshold_tokens)
-       OR s.refresh_through_seq > s.covers_through_seq
-       OR (c.update_after_seconds IS NOT NULL
-           AND now() - COALESCE(s.updated_at, c.created_at) >= make_interval(secs => c.update_after_seconds)))`;
 
 /**
  * The failure backoff, one predicate for every path that starts a job (post, kept trigger, time
@@ -113,7 +102,7 @@ const FIND_DUE_SQL = `
       ORDER BY seq LIMIT $2
     ) chunk
   ) m ON true
-  WHERE c.id = $1 AND ${DUE} AND ($3 OR NOT ${coolingDown('$4')})
+  WHERE c.id = $1 AND ${SUMMARY_DUE_SQL} AND ($3 OR NOT ${coolingDown('$4')})
   ORDER BY m.seq`;
 
 const FIND_SLOT_SQL = `SELECT ${SLOT_COLUMNS} FROM channel_summaries s WHERE s.channel_id = $1`;
@@ -141,7 +130,7 @@ const COMMIT_SQL = `
     WHERE s.channel_id = $1 AND s.version = $2
     RETURNING ${SLOT_COLUMNS}, s.refresh_through_seq, s.base_version
   ), due_flag AS (
-    UPDATE channels c SET summary_due = c.last_seq - committed.covers_through_seq >= c.summary_threshold,
+    UPDATE channels c SET summary_due = ${summaryDueFlagSql('c.last_seq', 'c.summary_threshold', 'committed.covers_through_seq')},
       -- A new watermark may let retention remove more: the retention pass looks at the channel next run.
       retention_due_at = CASE WHEN c.retention_max_age_days IS NOT NULL OR c.retention_max_messages IS NOT NULL
                               THEN LEAST(c.retention_due_at, now()) ELSE c.retention_due_at END
@@ -154,7 +143,7 @@ const COMMIT_SQL = `
     WHERE old.channel_id = committed.channel_id AND old.version <= committed.version - $8::int
       AND old.version IS DISTINCT FROM committed.base_version
   ), ${webhookOutboxCte('wo', 'summary', 'committed', 'committed.channel_id', 'committed.version')}
-  SELECT ${COMMITTED_COLUMNS}, (${DUE}) AS due_again FROM committed s JOIN channels c ON c.id = s.channel_id`;
+  SELECT ${COMMITTED_COLUMNS}, (${SUMMARY_DUE_SQL}) AS due_again FROM committed s JOIN channels c ON c.id = s.channel_id`;
 
 /**
  * The sweep's round, bounded: candidates come from four partial indexes only (backlog at the
@@ -175,7 +164,7 @@ const DUE_CHANNEL_IDS_SQL = `
       UNION SELECT id FROM channels WHERE summary_threshold_tokens IS NOT NULL) k(id)
   CROSS JOIN LATERAL (
     SELECT c.id, s.updated_at FROM channels c JOIN channel_summaries s ON s.channel_id = c.id
-    WHERE c.id = k.id AND ${DUE} AND NOT ${coolingDown('$1')}
+    WHERE c.id = k.id AND ${SUMMARY_DUE_SQL} AND NOT ${coolingDown('$1')}
     LIMIT 1) d
   ORDER BY d.updated_at NULLS FIRST, d.id
   LIMIT $2`;
@@ -188,7 +177,7 @@ const HISTORY_SQL = `
 /** Above every version (versions are Postgres integers). */
 const NO_VERSION_BOUND = 2_147_483_647;
 
-const IS_DUE_SQL = `SELECT 1 FROM channels c JOIN channel_summaries s ON s.channel_id = c.id WHERE c.id = $1 AND ${DUE}`;
+const IS_DUE_SQL = `SELECT 1 FROM channels c JOIN channel_summaries s ON s.channel_id = c.id WHERE c.id = $1 AND ${SUMMARY_DUE_SQL}`;
 
 @Injectable()
 export class SummaryRepository {

@@ -6,8 +6,7 @@ import { ANNOTATION_TEXT_TRUNCATED, withoutAnnotations } from '@qhorus/blocks-su
 import { Principal } from '../auth/principal';
 import { assertConfiguredLimits } from '../common/configured-limit';
 import { AppConfig } from '../config/app-config';
-import { toMessage } from '../messages/message.entity';
-import { MessagesRepository } from '../messages/messages.repository';
+import { MessageReadsRepository } from '../message-store/message-reads.repository';
 import { Channel } from '../channels/channel.entity';
 import { canAccess, channelNotFound } from '../channels/channel-access';
 import { channelArchived } from '../channels/channel-archive.service';
@@ -19,6 +18,7 @@ import { StaleSummaryVersionError, SummaryRepository } from './summary.repositor
 import { SummaryUpdatedEvent } from './summary-updated.event';
 import { summaryTag, summaryView, SummaryView } from './summary.view';
 import { OpenThreadsGrounding } from './open-threads-grounding';
+import { foldInChunks } from './jobs/fold-in-chunks';
 
 @Injectable()
 export class SummaryService {
@@ -26,7 +26,7 @@ export class SummaryService {
     private readonly summaries: SummaryRepository,
     private readonly queue: SummaryQueue,
     private readonly events: EventEmitter2,
-    private readonly messages: MessagesRepository,
+    private readonly messages: MessageReadsRepository,
     private readonly summarisers: SummariserRegistry,
     private readonly config: AppConfig,
     private readonly grounding: OpenThreadsGrounding,
@@ -94,14 +94,17 @@ export class SummaryService {
     // The channel's own strategy decides which state keys it owns; one no longer registered, the default.
     const hook = this.summarisers.hookFor(this.summarisers.has(channel.summariser) ? channel.summariser : null);
     let result = previousResult(slot) ?? { text: slot.text, annotations: {} };
-    let after = slot.coversThroughSeq;
-    while (after < throughSeq) {
-      const rows = await this.messages.range(channel.id, after, throughSeq, this.config.QHORUS_SUMMARY_CHUNK_SIZE, true);
-      if (rows.length === 0) break;
-      const batch = rows.map((r) => toMessage(r, channel.name));
-      result = hook.account(await this.grounding.previousFor(channel.id, hook, result, after, batch), batch);
-      after = Number(rows[rows.length - 1].seq);
-    }
+    await foldInChunks({
+      channelName: channel.name,
+      afterSeq: slot.coversThroughSeq,
+      throughSeq,
+      chunkSize: this.config.QHORUS_SUMMARY_CHUNK_SIZE,
+      read: (afterSeq) => this.messages.range(channel.id, afterSeq, throughSeq, this.config.QHORUS_SUMMARY_CHUNK_SIZE, true),
+      step: async (batch, after) => {
+        result = hook.account(await this.grounding.previousFor(channel.id, hook, result, after, batch), batch);
+        return batch[batch.length - 1].seq;
+      },
+    });
     return result;
   }
 

@@ -1,3 +1,5 @@
+import { backlogReached } from '../channels/summary-backlog';
+
 /**
  * How long after asking the queue for a channel's job this process asks again while the backlog
  * stays over the threshold. Until the job catches up every post would otherwise re-enqueue (one
@@ -35,9 +37,9 @@ export class TriggerThrottle {
   /** `(channelId, backlog, threshold)` is short for a channel without a token trigger. */
   shouldEnqueue(channelId: string, backlog: number | Backlog, threshold?: number): boolean {
     const b: Backlog = typeof backlog === 'number' ? { backlog, threshold: threshold! } : backlog;
-    const byCount = b.backlog >= b.threshold;
+    const byCount = backlogReached(b.backlog, b.threshold);
     const t = b.tokens;
-    const byTokens = t !== undefined && t.threshold !== null && t.backlog >= t.threshold;
+    const byTokens = t !== undefined && t.threshold !== null && backlogReached(t.backlog, t.threshold);
     if (!byCount && !byTokens) return false;
     const crossed =
       (byCount && b.backlog % b.threshold === 0) ||

@@ -1,27 +1,15 @@
-import { MESSAGE_TYPES, MessageType, THREAD_OPENING_TYPES, THREAD_STATUSES, ThreadState, ThreadStatus, threadStep } from '@qhorus/api';
+import { MessageType, THREAD_OPENING_TYPES, THREAD_STATUSES, ThreadState, ThreadStatus, threadStep } from '@qhorus/api';
 
 /**
  * The thread rules as data the post statement can look up, so the thread index is written in the
- * post's own statement (one round trip) and still follows `applyThreadRule` exactly: for one
- * message type, this table maps every state a thread can be in before the message to the state
- * after it. It is COMPUTED from `threadStep` (never written by hand), and the statement only looks
- * the current row up in it (see messages.repository.ts).
+ * post's own statement (one round trip) and still follows `applyThreadRule` exactly: for the
+ * messages of one thread in one post, a table maps every state the thread can be in before them
+ * to the state after them. It is COMPUTED from `threadStep` (never written by hand), and the
+ * statement only looks the current row up in it (thread-upsert.ts).
  *
  * Owner and target are opaque to the rules, so sentinels stand in for them: the rules' answer says
- * whether the owner is kept or becomes the message's target.
+ * whether the owner is kept or becomes a message's target.
  */
-export interface ThreadTransition {
-  /** Status after the message; null: still no thread. */
-  s: ThreadStatus | null;
-  /** Thread type after the message; null: still no thread. */
-  y: MessageType | null;
-  /** `keep` the current owner, or take the message's `target`. */
-  o: 'keep' | 'target';
-  /** The message opened or reopened the thread (it becomes opener and opened seq). */
-  open: boolean;
-  /** The message closed the thread (its seq becomes the closed seq). */
-  close: boolean;
-}
 
 /** Key of a thread state in a transition table: `status|type`, both empty for "no thread". */
 export function transitionKey(state: Pick<ThreadState, 'status' | 'type'> | null): string {
@@ -36,31 +24,6 @@ export const PRIOR_STATES: readonly (ThreadState | null)[] = [
   null,
   ...THREAD_STATUSES.flatMap((status) => [...THREAD_OPENING_TYPES].map((type) => ({ status, type, owner: OWNER }))),
 ];
-
-function transitionTable(type: MessageType): Record<string, ThreadTransition> {
-  const table: Record<string, ThreadTransition> = {};
-  for (const prior of PRIOR_STATES) {
-    const { next, opened, closed } = threadStep(prior, { type, target: TARGET });
-    if (next !== null && next.owner !== OWNER && next.owner !== TARGET) {
-      throw new Error(`thread rules gave an owner that is neither the current owner nor the target (${type})`);
-    }
-    table[transitionKey(prior)] = {
-      s: next?.status ?? null,
-      y: next?.type ?? null,
-      o: next?.owner === TARGET ? 'target' : 'keep',
-      open: opened,
-      close: closed,
-    };
-  }
-  return table;
-}
-
-/** One table per message type, as the JSON text the post statement takes as a parameter. */
-const TABLES: ReadonlyMap<MessageType, string> = new Map(MESSAGE_TYPES.map((type) => [type, JSON.stringify(transitionTable(type))]));
-
-export function transitionTableJson(type: MessageType): string {
-  return TABLES.get(type)!;
-}
 
 /**
  * For a batch: the messages of one thread inside one batch (in seq order) folded into ONE
@@ -114,4 +77,31 @@ export function groupTransitionTable(messages: readonly GroupMessage[]): Record<
     };
   }
   return table;
+}
+
+/** One message type's transitions, as the thread index migration (1765600000000) froze them to backfill with. */
+export interface ThreadTransition {
+  /** Status after the message; null: still no thread. */
+  s: ThreadStatus | null;
+  /** Thread type after the message; null: still no thread. */
+  y: MessageType | null;
+  /** `keep` the current owner, or take the message's `target`. */
+  o: 'keep' | 'target';
+  /** The message opened or reopened the thread (it becomes opener and opened seq). */
+  open: boolean;
+  /** The message closed the thread (its seq becomes the closed seq). */
+  close: boolean;
+}
+
+/**
+ * The per-type table the migration's frozen copy is checked against (thread-transitions.spec):
+ * the folded table of a thread's one message, read back into the migration's form.
+ */
+export function transitionTableJson(type: MessageType): string {
+  const table: Record<string, ThreadTransition> = {};
+  for (const [key, t] of Object.entries(groupTransitionTable([{ type, target: TARGET, ord: 0 }]))) {
+    if (t.o === 'set' && t.s !== null && t.owner !== TARGET) throw new Error(`thread rules gave an owner that is neither the current owner nor the target (${type})`);
+    table[key] = { s: t.s, y: t.y, o: t.owner === TARGET ? 'target' : 'keep', open: t.open !== null, close: typeof t.close === 'number' };
+  }
+  return JSON.stringify(table);
 }

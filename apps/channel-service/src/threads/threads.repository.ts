@@ -73,7 +73,7 @@ const OPEN_AS_OF_SQL = `
     (SELECT * FROM open_then WHERE correlation_id = ANY($4::text[]))
   ) o JOIN messages m ON m.channel_id = $1 AND m.seq = o.opened_seq`;
 
-/** Reads of the durable thread index; the post statement writes it (messages.repository.ts). */
+/** Reads of the durable thread index; the post statement writes it (thread-upsert.ts). */
 @Injectable()
 export class ThreadsRepository {
   constructor(private readonly db: Database) {}

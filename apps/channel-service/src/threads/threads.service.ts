@@ -5,9 +5,9 @@ import { Channel } from '../channels/channel.entity';
 import { ChannelsService } from '../channels/channels.service';
 import { AppConfig } from '../config/app-config';
 import { assertConfiguredLimits } from '../common/configured-limit';
-import { messageView, toMessage } from '../messages/message.entity';
-import { MessagesRepository } from '../messages/messages.repository';
-import { assertWaitWithin, EVERY_CHANNEL, LongPollWaits, PostedMessageData } from '../messages/long-poll-waits';
+import { messageView, toMessage } from '../message-store/message.entity';
+import { MessageReadsRepository } from '../message-store/message-reads.repository';
+import { assertWaitWithin, EVERY_CHANNEL, LongPollWaits, PostedMessageData } from '../message-store/long-poll-waits';
 import { InboxQuery } from './dto/inbox.query';
 import { ListThreadsQuery } from './dto/list-threads.query';
 import { ThreadPageQuery } from './dto/thread-page.query';
@@ -39,7 +39,7 @@ export class ThreadsService {
   constructor(
     private readonly channels: ChannelsService,
     private readonly threads: ThreadsRepository,
-    private readonly messages: MessagesRepository,
+    private readonly messages: MessageReadsRepository,
     private readonly summaries: ThreadSummariesRepository,
     private readonly config: AppConfig,
     private readonly waits: LongPollWaits,

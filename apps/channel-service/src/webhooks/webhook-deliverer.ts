@@ -4,7 +4,7 @@ import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { ADMIN_NAME } from '../auth/principal';
 import { TimeoutError, withTimeout } from '../common/with-timeout';
 import { WebhookConfig } from '../config/slices/webhook-config';
-import { MessageRow } from '../messages/message.entity';
+import { MessageRow } from '../message-store/message.entity';
 import { SummaryService } from '../summary/summary.service';
 import { WebhookKick } from './kick/webhook-kick';
 import { givesUp, retryDelayMs, RetrySchedule } from './retry-schedule';

@@ -1,6 +1,6 @@
 import { ADMIN, ADMIN_NAME, Principal } from '../auth/principal';
 import { canAccess } from '../channels/channel-access';
-import { MessageRow, messageView, toMessage } from '../messages/message.entity';
+import { MessageRow, messageView, toMessage } from '../message-store/message.entity';
 import { ClaimedDelivery, WEBHOOK_TEST_EVENT } from './webhook.entity';
 
 /** The body every hook receives (DESIGN §11). */

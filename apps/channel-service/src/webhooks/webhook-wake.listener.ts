@@ -2,7 +2,7 @@ import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap }
 import { OnEvent } from '@nestjs/event-emitter';
 import { MessageType } from '@qhorus/api';
 import { WebhookConfig } from '../config/slices/webhook-config';
-import { MessagePostedEvent } from '../messages/message-posted.event';
+import { MessagePostedEvent } from '../message-store/message-posted.event';
 import { SummaryUpdatedEvent } from '../summary/summary-updated.event';
 import { WebhookKick } from './kick/webhook-kick';
 import { WebhooksRepository } from './webhooks.repository';

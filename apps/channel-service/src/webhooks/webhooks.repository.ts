@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { readableSql } from '../channels/channel-access';
 import { Database } from '../database/database';
-import { MESSAGE_COLUMNS, MessageRow } from '../messages/message.entity';
+import { MESSAGE_COLUMNS, MessageRow } from '../message-store/message.entity';
 import { qualifiedColumns } from '../database/column-list';
 import { ANY_WEBHOOK_ENABLED_SQL } from '../common/webhook-outbox';
 import { ClaimedDelivery, toWebhook, Webhook, WEBHOOK_ATTEMPT_COLUMNS, WEBHOOK_COLUMNS, WEBHOOK_TEST_EVENT, WebhookAttemptRow, WebhookRow } from './webhook.entity';

@@ -1,5 +1,5 @@
 import { MessageType, REDACTED_TEXT } from '@qhorus/api';
-import { MessageRow, messageView, toMessage } from '../../src/messages/message.entity';
+import { MessageRow, messageView, toMessage } from '../../src/message-store/message.entity';
 import { renderForViewer } from '../../src/projection/message-rendering';
 
 const at = new Date('2026-12-03T08:00:00Z');

@@ -3,7 +3,7 @@ import type { ServerResponse } from 'node:http';
 import { ADMIN, Principal } from '../../src/auth/principal';
 import { Channel } from '../../src/channels/channel.entity';
 import { ChannelsService } from '../../src/channels/channels.service';
-import { MessagesRepository } from '../../src/messages/messages.repository';
+import { MessageReadsRepository } from '../../src/message-store/message-reads.repository';
 import { SummaryRepository } from '../../src/summary/summary.repository';
 import { ChannelEventHub } from '../../src/realtime/channel-event-hub';
 import { ACCESS_CHANGED, ChannelStreamEvent, MESSAGE_POSTED, SUMMARY_UPDATED } from '../../src/realtime/channel-stream-event';
@@ -70,7 +70,7 @@ describe('ChannelSubscriptions', () => {
     channels = { get: jest.fn().mockResolvedValue(CHANNEL) };
     fanout = new CountingFanout();
     // Nothing to replay: these tests are about the live part (test/realtime/resumable-stream.spec.ts covers replay).
-    const messages = { range: jest.fn().mockResolvedValue([]) } as unknown as MessagesRepository;
+    const messages = { range: jest.fn().mockResolvedValue([]) } as unknown as MessageReadsRepository;
     const summaries = { findSlot: jest.fn().mockResolvedValue(null) } as unknown as SummaryRepository;
     subscriptions = new ChannelSubscriptions(hub, fanout, channels as unknown as ChannelsService, messages, summaries, loadConfig({ QHORUS_MAX_SSE_STREAMS_PER_AGENT: String(STREAM_LIMIT) }));
   });

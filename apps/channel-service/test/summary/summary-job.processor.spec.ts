@@ -2,9 +2,9 @@ import { AppConfig } from '../../src/config/app-config';
 import { ChannelJobLock } from '../../src/summary/channel-job-lock';
 import { SummaryQueue } from '../../src/summary/queue/summary-queue';
 import { SummaryJobProcessor } from '../../src/summary/summary-job.processor';
-import { SummaryJobRunner } from '../../src/summary/summary-job.runner';
+import { SummaryJobRunner } from '../../src/summary/jobs/summary-job.runner';
 import { SummaryRepository } from '../../src/summary/summary.repository';
-import { ClosedThreadSummariser } from '../../src/threads/closed-thread-summariser';
+import { ClosedThreadSummariser } from '../../src/summary/jobs/closed-thread-summariser';
 
 /** A lock that another process holds for the keys in `heldElsewhere`; records every key asked for. */
 class FakeLock extends ChannelJobLock {

@@ -2,7 +2,7 @@ import { applyThreadRule, MESSAGE_TYPES, MessageType, THREAD_OPENING_TYPES, THRE
 import { THREAD_RULES_AT_1765600000000 } from '../../../../migrations/1765600000000-thread-rules';
 import { ThreadTransition, transitionKey, transitionTableJson } from '../../src/threads/thread-transitions';
 
-/** What the post statement does with a table entry (messages.repository.ts, INSERT_WITH_THREAD_SQL). */
+/** What the post statement does with a thread's one message (the folded table, threads/thread-upsert.ts). */
 function applyLikeSql(prior: ThreadState | null, message: { type: MessageType; target: string | null }): ThreadState | null {
   const table: Record<string, ThreadTransition> = JSON.parse(transitionTableJson(message.type));
   const x = table[transitionKey(prior)];

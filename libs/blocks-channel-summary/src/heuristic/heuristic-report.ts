@@ -2,7 +2,8 @@ import { BoundedTextBuilder } from '../text/bounded-text-builder';
 import { excerpt } from '../text/excerpt';
 import { fitLine, inlineList, ListSection, writeListSection } from '../text/list-lines';
 import { HEURISTIC_LINE_CAP, HEURISTIC_PREAMBLE_CAP, HEURISTIC_TEXT_CAP, SECTION_WEIGHTS } from './heuristic-limits';
-import { ClosureView, DecisionView, ChannelStateSnapshot, NameCount, OpenThreadView, StatusView } from '../state/state-snapshot';
+import { ClosureView, DecisionView, ChannelStateSnapshot, NameCount, StatusView } from '../state/state-snapshot';
+import { OpenThreadView } from '../state/state-records';
 
 /**
  * The heuristic's text: a current-state report, at most HEURISTIC_TEXT_CAP characters (or the

@@ -1,7 +1,7 @@
 import { excerpt } from '../text/excerpt';
 import { STATE_EXCERPT_CAP, NAME_LIST_CAP, OPEN_THREADS_CAP } from './state-limits';
-import { Instant, OpenRecord, StatusRecord } from './state-records';
-import { ChannelStateSnapshot, NameCount, OpenThreadView, StatusView } from './state-snapshot';
+import { Instant, OpenRecord, OpenThreadView, StatusRecord } from './state-records';
+import { ChannelStateSnapshot, NameCount, StatusView } from './state-snapshot';
 import { ChannelState } from './channel-state';
 
 /**

@@ -2,8 +2,7 @@ import { DEFAULT_TOPIC, MessageType, THREAD_OPENING_TYPES } from '@qhorus/api';
 import { asNullableString, asSeq, asString, isObject, JsonObject } from './json-annotation';
 import { joinLines } from './line-list';
 import { detailEntry, joinOpenDetails, OpenThreadText } from './open-thread-text';
-import { OpenRecord, ThreadType } from './state-records';
-import { OpenThreadView } from './state-snapshot';
+import { OpenRecord, OpenThreadView, ThreadType } from './state-records';
 
 /** Prefix of the synthetic key of a request without correlation id (not expected: the service generates one). */
 const SEQ_KEY_PREFIX = '\u0000seq:';

@@ -104,3 +104,10 @@ export interface StatusRecord {
   readonly at: Instant;
   readonly text: string;
 }
+
+/** An open thread with its details, as written to annotations and shown in the report. */
+export interface OpenThreadView extends OpenThread, OpenThreadDetail {
+  /** JSON memos, see OpenRecord. */
+  threadJson?: string;
+  detailJson?: string;
+}

@@ -1,16 +1,9 @@
 import type { LineListView } from './line-list';
 import type { OpenThreadList } from './open-thread-set';
-import { ClosureRecord, OpenThread, OpenThreadDetail } from './state-records';
+import { ClosureRecord } from './state-records';
 
 /** A name with its message count. */
 export type NameCount = readonly [name: string, count: number];
-
-/** An open thread with its details, as written to annotations and shown in the report. */
-export interface OpenThreadView extends OpenThread, OpenThreadDetail {
-  /** JSON memos, see OpenRecord. */
-  threadJson?: string;
-  detailJson?: string;
-}
 
 /** A closure as written to annotations: the record with its instant as an ISO string. */
 export type ClosureView = Omit<ClosureRecord, 'at'> & { readonly at: string };

@@ -1,6 +1,6 @@
 import { MessageType, THREAD_STATUSES, ThreadStatus } from '@qhorus/api';
 import { ApiProperty } from '@nestjs/swagger';
-import { MessageResponse } from '../../messages/dto/message.response';
+import { MessageResponse } from '../../message-store/dto/message.response';
 import { ThreadSummaryResponse } from './thread-summary.response';
 
 /** One thread of the durable thread index. */

@@ -23,9 +23,10 @@ export interface WaitAccess {
 }
 
 /**
- * Long polls (REST `waitMs`, MCP `wait_for_messages`, the inbox wait), as the message reads need
- * them. A port: messages/ owns it and realtime/ (above, where the channel events are) provides
- * it, so a read can wait for a post without messages/ depending on the real-time machinery.
+ * Long polls (REST `waitMs`, MCP `wait_for_messages`, the inbox wait), as the message reads
+ * (messages/) and the inbox (threads/) need them. A port beside the stored message, below both;
+ * realtime/ (above, where the channel events are) provides it, so a read can wait for a post
+ * without depending on the real-time machinery.
  */
 export abstract class LongPollWaits {
   /**

@@ -1,5 +1,4 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { EventEmitter2 } from '@nestjs/event-emitter';
 import { Message, MessageType, ModelCallMeter, SummaryResult } from '@qhorus/api';
 import { CONTENT_SUMMARISER, SummariserRegistry } from '@qhorus/blocks-channel-summary';
 import {
@@ -10,19 +9,17 @@ import {
   SummariserUnavailableError,
   TIER_FALLBACK_REASON_MAX_CHARS,
 } from '@qhorus/blocks-summarisation';
-import { Channel } from '../channels/channel.entity';
-import { ChannelsRepository } from '../channels/channels.repository';
-import { withAbortableTimeout } from '../common/with-timeout';
-import { AppConfig } from '../config/app-config';
-import { ChannelModelMeter } from '../cost/model-budget';
-import { ModelCallEvent } from '../cost/model-call.event';
-import { ModelUsageRepository } from '../cost/model-usage.repository';
-import { toMessage } from '../messages/message.entity';
-import { MessagesRepository } from '../messages/messages.repository';
-import { assertValidSummary } from '../summary/summary-result.validation';
-import { ThreadSummariesRepository } from './thread-summaries.repository';
-import { threadKey } from './thread-key';
-import { ThreadsRepository } from './threads.repository';
+import { Channel } from '../../channels/channel.entity';
+import { ChannelsRepository } from '../../channels/channels.repository';
+import { AppConfig } from '../../config/app-config';
+import { ModelUsageRepository } from '../../cost/model-usage.repository';
+import { MessageReadsRepository } from '../../message-store/message-reads.repository';
+import { ThreadSummariesRepository } from '../../threads/thread-summaries.repository';
+import { threadKey } from '../../threads/thread-key';
+import { ThreadsRepository } from '../../threads/threads.repository';
+import { ChannelModelMeters } from './channel-model-meters';
+import { foldInChunks } from './fold-in-chunks';
+import { callSummariser } from './summariser-call';
 
 /** Raw messages are level 0 of the pipeline's hierarchy (their summaries would be level 1). */
 const MESSAGE_LEVEL = 0;
@@ -50,12 +47,12 @@ export class ClosedThreadSummariser {
     @Inject(CONTENT_SUMMARISER) private readonly fallback: ContentSummariser<Message>,
     private readonly registry: SummariserRegistry,
     private readonly channels: ChannelsRepository,
-    private readonly messages: MessagesRepository,
+    private readonly messages: MessageReadsRepository,
     private readonly threads: ThreadsRepository,
     private readonly summaries: ThreadSummariesRepository,
     private readonly config: AppConfig,
     private readonly modelUsage: ModelUsageRepository,
-    private readonly events: EventEmitter2,
+    private readonly meters: ChannelModelMeters,
   ) {}
 
   /** Runs the job; returns whether the thread is due again (it was reopened and closed meanwhile). Throws to be retried. */
@@ -98,7 +95,7 @@ export class ClosedThreadSummariser {
     if (coolingDown !== null) {
       return this.summariseWithFallback(`the channel's summariser is cooling down after a failure: ${coolingDown}`, channel, correlationId, closedSeq);
     }
-    const modelCalls = new ChannelModelMeter(channel, false, this.modelUsage, this.config, (e) => this.events.emit(ModelCallEvent.NAME, e));
+    const modelCalls = this.meters.meterFor(channel, false);
     try {
       return await this.summariseWith(strategy, modelCalls, channel, correlationId, closedSeq);
     } catch (err) {
@@ -117,32 +114,31 @@ export class ClosedThreadSummariser {
   private async summariseWith(summariser: ContentSummariser<Message>, modelCalls: ModelCallMeter | undefined, channel: Channel, correlationId: string, closedSeq: number) {
     const key = threadKey(channel.id, correlationId);
     const chunkSize = this.config.QHORUS_SUMMARY_CHUNK_SIZE;
-    let result: SummaryResult | null = null;
-    let first = 0;
-    let last = 0;
-    let count = 0;
-    let closedBy: MessageType | null = null;
-    for (;;) {
-      const rows = await this.messages.threadPage(channel.id, correlationId, last, chunkSize, true); // the summary sees what a channel summary sees
-      if (rows.length === 0) break;
-      const chunk = rows.map((r) => toMessage(r, channel.name));
-      const events: LevelEvent<Message>[] = chunk.map((m) => ({ key, level: MESSAGE_LEVEL, at: m.createdAt, payload: m }));
-      const previous: SummaryResult | null = result;
-      // As in a channel job: past the timeout the call is aborted and awaited (bounded), so a retry never overlaps it.
-      const next: SummaryResult = await withAbortableTimeout(
-        (signal) => new ContentSummariserToSummariser(summariser, { preamble: channel.description, signal, modelCalls }).summarise(events, previous),
-        this.config.QHORUS_SUMMARY_TIMEOUT_MS,
-        this.config.QHORUS_SUMMARY_ABORT_GRACE_MS,
-        `thread summariser '${channel.summariser}'`,
-      );
-      assertValidSummary(next, channel.summariser);
-      result = next;
-      if (count === 0) first = chunk[0].seq;
-      count += chunk.length;
-      last = chunk[chunk.length - 1].seq;
-      closedBy = chunk.find((m) => m.seq === closedSeq)?.type ?? closedBy;
-      if (rows.length < chunkSize) break;
-    }
+    // Filled in chunk by chunk (a closure's writes: an object, so the checks below see them).
+    const read: { result: SummaryResult | null; first: number; last: number; count: number; closedBy: MessageType | null } = { result: null, first: 0, last: 0, count: 0, closedBy: null };
+    await foldInChunks({
+      channelName: channel.name,
+      afterSeq: 0,
+      throughSeq: null,
+      chunkSize,
+      read: (afterSeq) => this.messages.threadPage(channel.id, correlationId, afterSeq, chunkSize, true), // the summary sees what a channel summary sees
+      step: async (chunk) => {
+        const events: LevelEvent<Message>[] = chunk.map((m) => ({ key, level: MESSAGE_LEVEL, at: m.createdAt, payload: m }));
+        const previous = read.result;
+        read.result = await callSummariser(
+          (signal) => new ContentSummariserToSummariser(summariser, { preamble: channel.description, signal, modelCalls }).summarise(events, previous),
+          channel.summariser,
+          `thread summariser '${channel.summariser}'`,
+          this.config,
+        );
+        if (read.count === 0) read.first = chunk[0].seq;
+        read.count += chunk.length;
+        read.last = chunk[chunk.length - 1].seq;
+        read.closedBy = chunk.find((m) => m.seq === closedSeq)?.type ?? read.closedBy;
+        return read.last;
+      },
+    });
+    const { result, first, last, count, closedBy } = read;
     if (!result || closedBy === null) throw new Error(`thread '${correlationId}' has no message at its closed seq ${closedSeq}`);
     return { result, first, last, count, closedBy };
   }

@@ -1,9 +1,9 @@
 import { MessageType } from '@qhorus/api';
 import fc from 'fast-check';
 import { taggedText } from '../../src/projection/message-rendering';
-import { projectedMessageTokens, tokenEstimateBeforeSeq, tokensAtSeq } from '../../src/projection/message-token-estimate';
+import { projectedMessageTokens, tokenEstimateBeforeSeq, tokensAtSeq } from '../../src/messages/message-token-estimate';
 import { unitCost } from '../../src/projection/token-cost';
-import { message } from './message-fixtures';
+import { message } from '../projection/message-fixtures';
 
 const text = fc.oneof(
   fc.string({ maxLength: 120 }),

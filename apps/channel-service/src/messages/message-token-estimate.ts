@@ -1,8 +1,8 @@
 import { Message } from '@qhorus/api';
 import { CJK_TOKENS_PER_CHAR, estimateTokenParts, LATIN_CHARS_PER_TOKEN } from '@qhorus/blocks-summarisation';
-import { TaggableMessage, taggedText } from './message-rendering';
-import { UNIT_OVERHEAD_TOKENS } from './projection-limits';
-import { unitCost } from './token-cost';
+import { TaggableMessage, taggedText } from '../projection/message-rendering';
+import { UNIT_OVERHEAD_TOKENS } from '../projection/projection-limits';
+import { unitCost } from '../projection/token-cost';
 
 /**
  * What one message costs in a projection (`historyTokens`, `pendingTokens`, the token trigger):

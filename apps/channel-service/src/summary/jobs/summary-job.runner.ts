@@ -2,22 +2,17 @@ import { Injectable, Logger } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { SummaryResult, SummaryUpdateContext } from '@qhorus/api';
 import { BUILT_IN_SUMMARISERS, ChannelSummariser, SummariserRegistry } from '@qhorus/blocks-channel-summary';
-import { withAbortableTimeout } from '../common/with-timeout';
-import { AppConfig } from '../config/app-config';
-import { ChannelModelMeter } from '../cost/model-budget';
-import { ModelCallEvent } from '../cost/model-call.event';
-import { ModelUsageRepository } from '../cost/model-usage.repository';
-import { MessageRow, toMessage } from '../messages/message.entity';
-import { annotateSummaryJob } from '../telemetry/job-spans';
-import { MessagesRepository } from '../messages/messages.repository';
-import { previousResult, SummarySlot } from './channel-summary.entity';
-import { OpenThreadsGrounding } from './open-threads-grounding';
-import { DueChannel, StaleSummaryVersionError, SummaryRepository } from './summary.repository';
-import { NO_TIER, SummaryJobFinishedEvent, SummaryJobOutcome } from './summary-job-finished.event';
-import { assertValidSummary } from './summary-result.validation';
-import { SummaryUpdatedEvent } from './summary-updated.event';
-
-export { InvalidSummaryError } from './summary-result.validation';
+import { AppConfig } from '../../config/app-config';
+import { annotateSummaryJob } from '../../telemetry/job-spans';
+import { MessageReadsRepository } from '../../message-store/message-reads.repository';
+import { previousResult, SummarySlot } from '../channel-summary.entity';
+import { OpenThreadsGrounding } from '../open-threads-grounding';
+import { DueChannel, StaleSummaryVersionError, SummaryRepository } from '../summary.repository';
+import { NO_TIER, SummaryJobFinishedEvent, SummaryJobOutcome } from '../summary-job-finished.event';
+import { SummaryUpdatedEvent } from '../summary-updated.event';
+import { ChannelModelMeters } from './channel-model-meters';
+import { foldInChunks } from './fold-in-chunks';
+import { callSummariser } from './summariser-call';
 
 /**
  * One summary job: summarise the backlog (coversThroughSeq, lastSeq] as read at the start, in
@@ -34,12 +29,12 @@ export class SummaryJobRunner {
   private readonly logger = new Logger(SummaryJobRunner.name);
 
   constructor(
-    private readonly messages: MessagesRepository,
+    private readonly messages: MessageReadsRepository,
     private readonly summaries: SummaryRepository,
     private readonly summarisers: SummariserRegistry,
     private readonly config: AppConfig,
     private readonly events: EventEmitter2,
-    private readonly modelUsage: ModelUsageRepository,
+    private readonly meters: ChannelModelMeters,
     private readonly grounding: OpenThreadsGrounding,
   ) {}
 
@@ -51,7 +46,6 @@ export class SummaryJobRunner {
     const channelId = channel.id;
     let slot = startSlot;
     let dueAgain: boolean | undefined;
-    let chunk: MessageRow[] | null = firstChunk;
     const target = channel.lastSeq;
     const startedAt = performance.now();
     let tier = NO_TIER;
@@ -59,35 +53,39 @@ export class SummaryJobRunner {
     /** Why this job's model failed (a plain `llm` channel only): the remaining chunks degrade too. */
     let modelFailure: string | null = null;
     // Every model call of this job goes through the channel's budget (a spent one: no call, `degraded` says why).
-    const modelCalls = new ChannelModelMeter(channel, startSlot.degraded !== null, this.modelUsage, this.config, (e) => this.events.emit(ModelCallEvent.NAME, e));
+    const modelCalls = this.meters.meterFor(channel, startSlot.degraded !== null);
     try {
-      while (slot.coversThroughSeq < target) {
-        const rows = chunk ?? (await this.messages.range(channelId, slot.coversThroughSeq, target, this.config.QHORUS_SUMMARY_CHUNK_SIZE, true));
-        chunk = null;
-        if (rows.length === 0) break;
-        const batch = rows.map((r) => toMessage(r, channel.name));
-        const hook = this.summarisers.hookFor(channel.summariser);
-        const coversThroughSeq = slot.coversThroughSeq;
-        const previous = await this.grounding.previousFor(channelId, hook, previousResult(slot), coversThroughSeq, batch);
-        const step: SummaryUpdateContext = { channel, previous, coversThroughSeq, messages: batch, modelCalls };
-        let result: SummaryResult;
-        if (modelFailure === null) {
-          try {
-            result = await this.summarise(hook, step, channel.summariser);
-          } catch (err) {
-            if (channel.summariser !== BUILT_IN_SUMMARISERS.llm) throw err;
-            modelFailure = err instanceof Error ? err.message : String(err);
-            this.logger.warn({ channel: channel.name, coversThroughSeq, err: modelFailure }, 'model failed; committing the state with the heuristic report (degraded)');
+      await foldInChunks({
+        channelName: channel.name,
+        afterSeq: slot.coversThroughSeq,
+        throughSeq: target,
+        chunkSize: this.config.QHORUS_SUMMARY_CHUNK_SIZE,
+        read: (afterSeq) => this.messages.range(channelId, afterSeq, target, this.config.QHORUS_SUMMARY_CHUNK_SIZE, true),
+        firstChunk,
+        step: async (batch) => {
+          const hook = this.summarisers.hookFor(channel.summariser);
+          const coversThroughSeq = slot.coversThroughSeq;
+          const previous = await this.grounding.previousFor(channelId, hook, previousResult(slot), coversThroughSeq, batch);
+          const step: SummaryUpdateContext = { channel, previous, coversThroughSeq, messages: batch, modelCalls };
+          let result: SummaryResult;
+          if (modelFailure === null) {
+            try {
+              result = await this.summarise(hook, step, channel.summariser);
+            } catch (err) {
+              if (channel.summariser !== BUILT_IN_SUMMARISERS.llm) throw err;
+              modelFailure = err instanceof Error ? err.message : String(err);
+              this.logger.warn({ channel: channel.name, coversThroughSeq, err: modelFailure }, 'model failed; committing the state with the heuristic report (degraded)');
+              result = hook.degrade(step, modelFailure);
+            }
+          } else {
             result = hook.degrade(step, modelFailure);
           }
-        } else {
-          result = hook.degrade(step, modelFailure);
-        }
-        assertValidSummary(result, channel.summariser);
-        ({ slot, dueAgain } = await this.commitOrReload(channel.name, slot, result, batch[batch.length - 1].seq, `summariser:${channel.summariser}`, modelFailure));
-        tier = result.annotations?.tier ?? tier;
-        steps++;
-      }
+          ({ slot, dueAgain } = await this.commitOrReload(channel.name, slot, result, batch[batch.length - 1].seq, `summariser:${channel.summariser}`, modelFailure));
+          tier = result.annotations?.tier ?? tier;
+          steps++;
+          return slot.coversThroughSeq;
+        },
+      });
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       this.logger.warn({ channel: channel.name, coversThroughSeq: slot.coversThroughSeq, err: message }, 'summary step failed');
@@ -101,19 +99,9 @@ export class SummaryJobRunner {
     return dueAgain;
   }
 
-  /**
-   * One step of the channel's strategy. Past the timeout the summariser's signal is aborted and
-   * the job waits (bounded) for the call to end, so the retry that follows never runs alongside it.
-   */
-  private async summarise(hook: ChannelSummariser, step: SummaryUpdateContext, summariser: string): Promise<SummaryResult> {
-    const result = await withAbortableTimeout(
-      (signal) => hook.update({ ...step, signal }),
-      this.config.QHORUS_SUMMARY_TIMEOUT_MS,
-      this.config.QHORUS_SUMMARY_ABORT_GRACE_MS,
-      `summariser '${summariser}'`,
-    );
-    assertValidSummary(result, summariser);
-    return result;
+  /** One step of the channel's strategy (its answer checked by callSummariser). */
+  private summarise(hook: ChannelSummariser, step: SummaryUpdateContext, summariser: string): Promise<SummaryResult> {
+    return callSummariser((signal) => hook.update({ ...step, signal }), summariser, `summariser '${summariser}'`, this.config);
   }
 
   /** For metrics: one event per job, whatever its outcome. */
