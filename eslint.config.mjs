@@ -3,11 +3,22 @@
 import js from '@eslint/js';
 import boundaries from 'eslint-plugin-boundaries';
 import globals from 'globals';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import tseslint from 'typescript-eslint';
 
 const ROOT = dirname(fileURLToPath(import.meta.url));
+
+const APP_SRC = 'apps/channel-service/src';
+// Which feature folder may import which (eslint.layers.cjs); refused at load if the table has a cycle.
+const { APP_FEATURES, layerOrder } = createRequire(import.meta.url)('./eslint.layers.cjs');
+layerOrder(APP_FEATURES);
+/** The element type of a feature folder (no `/`: the `outer` policy's `*` must match it). */
+const feature = (name) => `app:${name}`;
+
+const LIBS = ['qhorus-api', 'blocks-summarisation', 'blocks-channel-summary'];
+const ALL_FEATURES = Object.keys(APP_FEATURES).map(feature);
 
 /** The layers, innermost first, and every other top-level folder (so no import lands nowhere). */
 const ELEMENTS = [
@@ -18,6 +29,9 @@ const ELEMENTS = [
   { type: 'qhorus-langchain', pattern: 'libs/qhorus-langchain/**', partialMatch: false },
   // The CLI is an app, but speaks HTTP only: listed before `app`, which would match it too.
   { type: 'cli', pattern: 'apps/qhorus-cli/**', partialMatch: false },
+  // The service's feature folders (APP_FEATURES), before `app`, which would match them too.
+  ...Object.keys(APP_FEATURES).map((name) => ({ type: feature(name), pattern: `${APP_SRC}/${name}/**`, partialMatch: false })),
+  // The rest of the service: its composition root (app.module.ts, bootstrap.ts, main.ts) and its unit tests.
   { type: 'app', pattern: 'apps/**', partialMatch: false },
   { type: 'migrations', pattern: 'migrations/**', partialMatch: false },
   { type: 'outer', pattern: ['test/**', 'bench/**', 'scripts/**', 'examples/**'], partialMatch: false },
@@ -39,7 +53,10 @@ const LAYER_POLICIES = [
   mayImport('blocks-summarisation', ['qhorus-api']),
   mayImport('blocks-channel-summary', ['qhorus-api', 'blocks-summarisation']),
   // The app builds on every lib. It never imports migrations/: it runs them by path (database/connection.ts).
-  mayImport('app', ['qhorus-api', 'blocks-summarisation', 'blocks-channel-summary']),
+  // Each feature folder imports the ones APP_FEATURES lists; the composition root and the
+  // service's unit tests, any of them.
+  ...Object.entries(APP_FEATURES).map(([name, deps]) => mayImport(feature(name), [...deps.map(feature), ...LIBS])),
+  mayImport('app', [...ALL_FEATURES, ...LIBS]),
   // A migration is frozen history: the libs' pure functions, and of the app only its connection
   // settings (migrations/data-source.ts, for the TypeORM CLI).
   mayImport('migrations', ['qhorus-api', 'blocks-summarisation']),

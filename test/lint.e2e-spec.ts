@@ -1,6 +1,6 @@
 import { ESLint } from 'eslint';
 import madge from 'madge';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -11,6 +11,9 @@ import { join } from 'node:path';
  * dynamic import, which jest supports with --experimental-vm-modules, as `npm run test:e2e` runs.)
  */
 const ROOT = join(__dirname, '..');
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- the rule's table is CommonJS data
+const { APP_FEATURES, layerOrder } = require('../eslint.layers.cjs') as { APP_FEATURES: Record<string, string[]>; layerOrder: (f: Record<string, string[]>) => string[] };
+const APP_SRC = 'apps/channel-service/src';
 const eslint = new ESLint({ cwd: ROOT });
 
 /** The rule ids ESLint reports for `code` as if it were the file at `file` (relative to the root). */
@@ -58,7 +61,7 @@ describe('the layer rule (eslint.config.mjs)', () => {
     const nestModule = `import { Module } from '@nestjs/common';\n@Module({})\nexport class ProbeModule {}\n`;
     expect(await problems('libs/blocks-channel-summary/src/probe.module.ts', nestModule)).toEqual([]);
     const app = `import { ChannelSummaryModule } from '@qhorus/blocks-channel-summary';\nimport { poolConfig } from '../database/connection';\nexport const probe = [ChannelSummaryModule, poolConfig];\n`;
-    expect(await problems('apps/channel-service/src/common/probe.ts', app)).toEqual([]);
+    expect(await problems('apps/channel-service/src/search/probe.ts', app)).toEqual([]);
     const migration = `import { estimateTokens } from '@qhorus/blocks-summarisation';\nimport { dataSourceOptions } from '../apps/channel-service/src/database/connection';\nexport const probe = [estimateTokens, dataSourceOptions];\n`;
     expect(await problems('migrations/probe.ts', migration)).toEqual([]);
     const e2e = `import { Database } from '../apps/channel-service/src/database/database';\nimport { MessageType } from '@qhorus/api';\nexport type Probe = [Database, MessageType];\n`;
@@ -87,5 +90,39 @@ describe('the layer rule (eslint.config.mjs)', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  describe("inside the service: feature folders import only down (eslint.layers.cjs)", () => {
+    it.each([
+      ['messages/ imports realtime/ (real time sits above messages)', 'messages/probe.ts', `import { RealtimeModule } from '../realtime/realtime.module';`],
+      ['threads/ imports summary/ (summary jobs read threads)', 'threads/probe.ts', `import { SummaryRepository } from '../summary/summary.repository';`],
+      ['message-store/ imports messages/', 'message-store/probe.ts', `import { MessagesService } from '../messages/messages.service';`],
+      ['a foundation imports a feature (database/ imports channels/)', 'database/probe.ts', `import { ChannelsService } from '../channels/channels.service';`],
+      ['rate-limit/ imports auth/', 'rate-limit/probe.ts', `import { AuthGuard } from '../auth/auth.guard';`],
+      ['a feature imports the composition root', 'channels/probe.ts', `import { AppModule } from '../app.module';`],
+      ['a feature imports migrations/', 'search/probe.ts', `import { MessageSearch1765830000000 } from '../../../../migrations/1765830000000-message-search';`],
+    ])('%s: an error', async (_what, file, importLine) => {
+      const name = importLine.match(/import \{ (\w+) \}/)![1];
+      expect(await problems(`${APP_SRC}/${file}`, `${importLine}\nexport const probe = ${name};\n`)).toEqual([LAYER]);
+    });
+
+    it('an import the table allows, and the composition root importing any feature: no error', async () => {
+      const summary = `import { ThreadsRepository } from '../threads/threads.repository';\nimport { MessageReadsRepository } from '../message-store/message-reads.repository';\nimport { Summariser } from '@qhorus/blocks-summarisation';\nexport const probe = [ThreadsRepository, MessageReadsRepository];\nexport type P = Summariser;\n`;
+      expect(await problems(`${APP_SRC}/summary/probe.ts`, summary)).toEqual([]);
+      const root = `import { McpModule } from './mcp/mcp.module';\nimport { Database } from './database/database';\nexport const probe = [McpModule, Database];\n`;
+      expect(await problems(`${APP_SRC}/probe.ts`, root)).toEqual([]);
+    });
+
+    it('every folder of the service is in the table, and the table has no cycle', () => {
+      const folders = readdirSync(join(ROOT, APP_SRC), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+      expect(folders.sort()).toEqual(Object.keys(APP_FEATURES).sort());
+      const order = layerOrder(APP_FEATURES);
+      for (const [name, deps] of Object.entries(APP_FEATURES)) for (const dep of deps) expect(order.indexOf(dep)).toBeLessThan(order.indexOf(name));
+    });
+
+    it('a table with a cycle is refused, naming it', () => {
+      expect(() => layerOrder({ messages: ['threads'], threads: ['messages'] })).toThrow('APP_FEATURES has a cycle: messages → threads → messages');
+      expect(() => layerOrder({ messages: ['realtime'] })).toThrow("unknown folder 'realtime'");
+    });
   });
 });
