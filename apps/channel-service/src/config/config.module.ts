@@ -1,6 +1,7 @@
 import { DynamicModule, Global, Module, Provider } from '@nestjs/common';
 import { AppConfig } from './app-config';
 import { AuditConfig } from './slices/audit-config';
+import { AuthConfig } from './slices/auth-config';
 import { ChannelsConfig } from './slices/channels-config';
 import { CostConfig } from './slices/cost-config';
 import { DatabaseConfig } from './slices/database-config';
@@ -31,6 +32,7 @@ import { WebhookConfig } from './slices/webhook-config';
  */
 export const CONFIG_SLICES = [
   AuditConfig,
+  AuthConfig,
   ChannelsConfig,
   CostConfig,
   DatabaseConfig,
