@@ -10,6 +10,7 @@ import { HealthConfig } from './slices/health-config';
 import { LifecycleConfig } from './slices/lifecycle-config';
 import { LoggingConfig } from './slices/logging-config';
 import { McpConfig } from './slices/mcp-config';
+import { RealtimeConfig } from './slices/realtime-config';
 import { RetentionConfig } from './slices/retention-config';
 import { SearchConfig } from './slices/search-config';
 import { WebhookConfig } from './slices/webhook-config';
@@ -41,6 +42,7 @@ export const CONFIG_SLICES = [
   LifecycleConfig,
   LoggingConfig,
   McpConfig,
+  RealtimeConfig,
   RetentionConfig,
   SearchConfig,
   WebhookConfig,
