@@ -2,6 +2,7 @@ import { DynamicModule, Global, Module, Provider } from '@nestjs/common';
 import { AppConfig } from './app-config';
 import { AuditConfig } from './slices/audit-config';
 import { AuthConfig } from './slices/auth-config';
+import { BusConfig } from './slices/bus-config';
 import { ChannelsConfig } from './slices/channels-config';
 import { CostConfig } from './slices/cost-config';
 import { DatabaseConfig } from './slices/database-config';
@@ -10,6 +11,7 @@ import { HealthConfig } from './slices/health-config';
 import { LifecycleConfig } from './slices/lifecycle-config';
 import { LoggingConfig } from './slices/logging-config';
 import { McpConfig } from './slices/mcp-config';
+import { RateLimitConfig } from './slices/rate-limit-config';
 import { RealtimeConfig } from './slices/realtime-config';
 import { RetentionConfig } from './slices/retention-config';
 import { SearchConfig } from './slices/search-config';
@@ -34,6 +36,7 @@ import { WebhookConfig } from './slices/webhook-config';
 export const CONFIG_SLICES = [
   AuditConfig,
   AuthConfig,
+  BusConfig,
   ChannelsConfig,
   CostConfig,
   DatabaseConfig,
@@ -42,6 +45,7 @@ export const CONFIG_SLICES = [
   LifecycleConfig,
   LoggingConfig,
   McpConfig,
+  RateLimitConfig,
   RealtimeConfig,
   RetentionConfig,
   SearchConfig,
