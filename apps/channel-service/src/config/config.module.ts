@@ -13,6 +13,7 @@ import { LoggingConfig } from './slices/logging-config';
 import { McpConfig } from './slices/mcp-config';
 import { RateLimitConfig } from './slices/rate-limit-config';
 import { RealtimeConfig } from './slices/realtime-config';
+import { RequestLimitsConfig } from './slices/request-limits-config';
 import { RetentionConfig } from './slices/retention-config';
 import { SearchConfig } from './slices/search-config';
 import { WebhookConfig } from './slices/webhook-config';
@@ -47,6 +48,7 @@ export const CONFIG_SLICES = [
   McpConfig,
   RateLimitConfig,
   RealtimeConfig,
+  RequestLimitsConfig,
   RetentionConfig,
   SearchConfig,
   WebhookConfig,

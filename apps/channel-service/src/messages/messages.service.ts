@@ -10,6 +10,7 @@ import { isUniqueViolation } from '../common/database-errors';
 import { fieldProblem, validationMessage } from '../common/validation.pipe';
 import { assertConfiguredLimits } from '../common/configured-limit';
 import { AppConfig } from '../config/app-config';
+import { RequestLimitsConfig } from '../config/slices/request-limits-config';
 import { ChannelsService } from '../channels/channels.service';
 import { channelArchived } from '../channels/channel-archive.service';
 import { PostBatchDto } from './dto/post-batch.dto';
@@ -48,6 +49,7 @@ export class MessagesService {
     private readonly messages: MessagesRepository,
     private readonly channels: ChannelsService,
     private readonly config: AppConfig,
+    private readonly limits: RequestLimitsConfig,
     private readonly events: EventEmitter2,
     private readonly waits: LongPollWaits,
   ) {}
@@ -204,7 +206,7 @@ export class MessagesService {
   /** The long-poll bounds, checked before anything is read. */
   private assertWaitable(query: ListMessagesQuery, waitMs: number): void {
     assertWaitWithin(waitMs, this.config.QHORUS_LONG_POLL_MAX_MS);
-    assertConfiguredLimits(query, this.config);
+    assertConfiguredLimits(query, this.limits);
     if (waitMs > 0 && (query.tail !== undefined || query.beforeSeq !== undefined)) {
       const field = query.tail !== undefined ? 'tail' : 'beforeSeq';
       throw fieldProblem(field, 'cannot be combined with waitMs: a long poll waits for messages after afterSeq');

@@ -6,6 +6,7 @@ import { ANNOTATION_TEXT_TRUNCATED, withoutAnnotations } from '@qhorus/blocks-su
 import { Principal } from '../auth/principal';
 import { assertConfiguredLimits } from '../common/configured-limit';
 import { AppConfig } from '../config/app-config';
+import { RequestLimitsConfig } from '../config/slices/request-limits-config';
 import { MessageReadsRepository } from '../message-store/message-reads.repository';
 import { Channel } from '../channels/channel.entity';
 import { canAccess, channelNotFound } from '../channels/channel-access';
@@ -29,6 +30,7 @@ export class SummaryService {
     private readonly messages: MessageReadsRepository,
     private readonly summarisers: SummariserRegistry,
     private readonly config: AppConfig,
+    private readonly limits: RequestLimitsConfig,
     private readonly grounding: OpenThreadsGrounding,
   ) {}
 
@@ -62,7 +64,7 @@ export class SummaryService {
    * before the override is not left open. Other annotations are kept.
    */
   async override(channelName: string, dto: OverrideSummaryDto, by: Principal): Promise<SummaryView> {
-    assertConfiguredLimits(dto, this.config);
+    assertConfiguredLimits(dto, this.limits);
     const { channel, slot } = await this.load(channelName, by);
     if (channel.archivedAt !== null) throw channelArchived(channel.name);
     if (dto.expectedVersion != null && dto.expectedVersion !== slot.version) {

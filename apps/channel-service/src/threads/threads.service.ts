@@ -4,6 +4,7 @@ import { Principal } from '../auth/principal';
 import { Channel } from '../channels/channel.entity';
 import { ChannelsService } from '../channels/channels.service';
 import { AppConfig } from '../config/app-config';
+import { RequestLimitsConfig } from '../config/slices/request-limits-config';
 import { assertConfiguredLimits } from '../common/configured-limit';
 import { messageView, toMessage } from '../message-store/message.entity';
 import { MessageReadsRepository } from '../message-store/message-reads.repository';
@@ -42,11 +43,12 @@ export class ThreadsService {
     private readonly messages: MessageReadsRepository,
     private readonly summaries: ThreadSummariesRepository,
     private readonly config: AppConfig,
+    private readonly limits: RequestLimitsConfig,
     private readonly waits: LongPollWaits,
   ) {}
 
   async list(channelName: string, query: ListThreadsQuery, by: Principal) {
-    assertConfiguredLimits(query, this.config);
+    assertConfiguredLimits(query, this.limits);
     const channel = await this.channels.get(channelName, by);
     const threads = await this.threads.list(channel.id, query.status ?? null, query.afterSeq ?? 0, this.pageLimit(query));
     return threads.map((t) => threadView(channel.name, t));
@@ -54,7 +56,7 @@ export class ThreadsService {
 
   /** The thread, a page of its messages, and its summary once closed and summarised (else null). */
   async get(channelName: string, correlationId: string, query: ThreadPageQuery, by: Principal) {
-    assertConfiguredLimits(query, this.config);
+    assertConfiguredLimits(query, this.limits);
     const channel = await this.channels.get(channelName, by);
     const thread = await this.findThread(channel, correlationId);
     const rows = await this.messages.threadPage(channel.id, correlationId, query.afterSeq ?? 0, this.pageLimit(query), query.includeEvents ?? false);
@@ -84,7 +86,7 @@ export class ThreadsService {
    * with it unchanged (`notModified` when `ifNoneMatch` named it).
    */
   async inbox(query: InboxQuery, by: Principal, ifNoneMatch?: string, signal?: AbortSignal): Promise<InboxPage> {
-    assertConfiguredLimits(query, this.config);
+    assertConfiguredLimits(query, this.limits);
     const waitMs = query.waitMs ?? 0;
     assertWaitWithin(waitMs, this.config.QHORUS_LONG_POLL_MAX_MS);
     const limit = this.pageLimit(query);
