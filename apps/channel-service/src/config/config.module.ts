@@ -11,6 +11,7 @@ import { HealthConfig } from './slices/health-config';
 import { LifecycleConfig } from './slices/lifecycle-config';
 import { LoggingConfig } from './slices/logging-config';
 import { McpConfig } from './slices/mcp-config';
+import { MessagesConfig } from './slices/messages-config';
 import { RateLimitConfig } from './slices/rate-limit-config';
 import { RealtimeConfig } from './slices/realtime-config';
 import { RequestLimitsConfig } from './slices/request-limits-config';
@@ -46,6 +47,7 @@ export const CONFIG_SLICES = [
   LifecycleConfig,
   LoggingConfig,
   McpConfig,
+  MessagesConfig,
   RateLimitConfig,
   RealtimeConfig,
   RequestLimitsConfig,
