@@ -17,6 +17,7 @@ import { RealtimeConfig } from './slices/realtime-config';
 import { RequestLimitsConfig } from './slices/request-limits-config';
 import { RetentionConfig } from './slices/retention-config';
 import { SearchConfig } from './slices/search-config';
+import { ThreadsConfig } from './slices/threads-config';
 import { WebhookConfig } from './slices/webhook-config';
 
 /**
@@ -53,6 +54,7 @@ export const CONFIG_SLICES = [
   RequestLimitsConfig,
   RetentionConfig,
   SearchConfig,
+  ThreadsConfig,
   WebhookConfig,
 ] as const;
 

@@ -3,7 +3,7 @@ import { MessageType } from '@qhorus/api';
 import { Principal } from '../auth/principal';
 import { Channel } from '../channels/channel.entity';
 import { ChannelsService } from '../channels/channels.service';
-import { AppConfig } from '../config/app-config';
+import { ThreadsConfig } from '../config/slices/threads-config';
 import { RequestLimitsConfig } from '../config/slices/request-limits-config';
 import { assertConfiguredLimits } from '../common/configured-limit';
 import { messageView, toMessage } from '../message-store/message.entity';
@@ -42,7 +42,7 @@ export class ThreadsService {
     private readonly threads: ThreadsRepository,
     private readonly messages: MessageReadsRepository,
     private readonly summaries: ThreadSummariesRepository,
-    private readonly config: AppConfig,
+    private readonly config: ThreadsConfig,
     private readonly limits: RequestLimitsConfig,
     private readonly waits: LongPollWaits,
   ) {}
@@ -88,7 +88,7 @@ export class ThreadsService {
   async inbox(query: InboxQuery, by: Principal, ifNoneMatch?: string, signal?: AbortSignal): Promise<InboxPage> {
     assertConfiguredLimits(query, this.limits);
     const waitMs = query.waitMs ?? 0;
-    assertWaitWithin(waitMs, this.config.QHORUS_LONG_POLL_MAX_MS);
+    assertWaitWithin(waitMs, this.config.longPollMaxMs);
     const limit = this.pageLimit(query);
     const known = (page: InboxPage) => (ifNoneMatch === undefined ? page.tag === EMPTY_INBOX_TAG : noneMatchNames(ifNoneMatch, page.tag));
     if (waitMs === 0) {
@@ -123,6 +123,6 @@ export class ThreadsService {
 
   /** The page size asked for (checked against QHORUS_PAGE_LIMIT_MAX first thing: bad input is a 400 before any lookup), or the default. */
   private pageLimit(query: { limit?: number }): number {
-    return query.limit ?? this.config.QHORUS_PAGE_LIMIT_DEFAULT;
+    return query.limit ?? this.config.pageLimitDefault;
   }
 }
