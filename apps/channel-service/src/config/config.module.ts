@@ -18,6 +18,8 @@ import { RequestLimitsConfig } from './slices/request-limits-config';
 import { RetentionConfig } from './slices/retention-config';
 import { SearchConfig } from './slices/search-config';
 import { ThreadsConfig } from './slices/threads-config';
+import { SummaryConfig } from './slices/summary-config';
+import { SummaryQueueConfig } from './slices/summary-queue-config';
 import { WebhookConfig } from './slices/webhook-config';
 
 /**
@@ -54,6 +56,8 @@ export const CONFIG_SLICES = [
   RequestLimitsConfig,
   RetentionConfig,
   SearchConfig,
+  SummaryConfig,
+  SummaryQueueConfig,
   ThreadsConfig,
   WebhookConfig,
 ] as const;
