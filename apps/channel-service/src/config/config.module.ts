@@ -17,9 +17,9 @@ import { RealtimeConfig } from './slices/realtime-config';
 import { RequestLimitsConfig } from './slices/request-limits-config';
 import { RetentionConfig } from './slices/retention-config';
 import { SearchConfig } from './slices/search-config';
-import { ThreadsConfig } from './slices/threads-config';
 import { SummaryConfig } from './slices/summary-config';
 import { SummaryQueueConfig } from './slices/summary-queue-config';
+import { ThreadsConfig } from './slices/threads-config';
 import { WebhookConfig } from './slices/webhook-config';
 
 /**
@@ -34,9 +34,9 @@ import { WebhookConfig } from './slices/webhook-config';
  * module provides and exports each one, built from the one AppConfig), and inject it. A unit test
  * builds one as `new WebhookConfig(loadConfig({ … }))`.
  *
- * `AppConfig` itself is still provided for the composition root (app.module.ts, bootstrap.ts,
- * main.ts) and for the folders not yet switched (events/, messages/, auth/, rate-limit/,
- * summary/, threads/).
+ * A factory choosing a driver that opens a connection of its own (the bus's Postgres LISTEN, the
+ * summary job lock) reads `DatabaseConfig` beside its feature's slice. `AppConfig` itself is
+ * provided for the composition root only (app.module.ts, bootstrap.ts, main.ts).
  */
 export const CONFIG_SLICES = [
   AuditConfig,
