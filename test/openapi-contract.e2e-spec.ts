@@ -1,7 +1,7 @@
 import { getMetadataStorage } from 'class-validator';
-import { AppConfig } from '../apps/channel-service/src/config/app-config';
 import { assertConfiguredLimits } from '../apps/channel-service/src/common/configured-limit';
 import { apiValidationPipe } from '../apps/channel-service/src/common/validation.pipe';
+import { RequestLimitsConfig } from '../apps/channel-service/src/config/slices/request-limits-config';
 import { buildCheckedOpenApiDocument } from '../apps/channel-service/src/docs/openapi';
 import { routeDtosByOperationId } from '../apps/channel-service/src/docs/route-dtos';
 import { boundaryTexts, boundaryValues, DEPENDS_ON, deref, docProblems, fromQueryText, OpenApiDoc, Schema, validSample } from './support/openapi-schema';
@@ -12,7 +12,7 @@ type Dto = new () => object;
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch'];
 
 /** Runs a plain value through what the server runs a request through: the ValidationPipe, then the configured limits. */
-async function serverAccepts(config: AppConfig, dto: Dto, type: 'body' | 'query', value: unknown): Promise<{ ok: boolean; why: string }> {
+async function serverAccepts(config: RequestLimitsConfig, dto: Dto, type: 'body' | 'query', value: unknown): Promise<{ ok: boolean; why: string }> {
   try {
     const validated = await apiValidationPipe().transform(value, { type, metatype: dto, data: undefined });
     assertConfiguredLimits(validated as object, config);
@@ -45,7 +45,7 @@ describe('OpenAPI contract: request schemas match the validation, a class at a t
   let t: TestApp;
   let doc: OpenApiDoc;
   let problems: string[];
-  let config: AppConfig;
+  let config: RequestLimitsConfig;
   const routes: { id: string; body?: { dto: Dto; schema: Schema }; query?: { dto: Dto; params: Schema[] } }[] = [];
 
   beforeAll(async () => {
@@ -53,7 +53,7 @@ describe('OpenAPI contract: request schemas match the validation, a class at a t
     // A deployment's own limits must reach the document: not the defaults.
     t = await startTestApp('openapi-contract', { inProcessQueue: true, env: { QHORUS_PAGE_LIMIT_MAX: '250', QHORUS_SUMMARY_TEXT_MAX_CHARS: '3000', QHORUS_LONG_POLL_MAX_MS: '20000' } });
     ({ document: doc, problems } = buildCheckedOpenApiDocument(t.app) as unknown as { document: OpenApiDoc; problems: string[] });
-    config = t.app.get(AppConfig);
+    config = t.app.get(RequestLimitsConfig);
     const dtos = routeDtosByOperationId(t.app);
     for (const item of Object.values(doc.paths)) {
       for (const method of HTTP_METHODS.filter((m) => item[m])) {

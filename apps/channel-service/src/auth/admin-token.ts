@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { AppConfig } from '../config/app-config';
+import { AuthConfig } from '../config/slices/auth-config';
 import { ADMIN_TOKEN_HASH_SECRET, DeploymentSecretsRepository } from './deployment-secrets.repository';
 import { generateToken, hashToken } from './tokens';
 
@@ -17,12 +17,12 @@ const OWNER_ONLY = 0o600;
  * start stores the file's hash); an instance that lost the race removes its file.
  */
 export async function resolveAdminTokenHash(
-  config: AppConfig,
+  config: AuthConfig,
   secrets: DeploymentSecretsRepository,
   logger = new Logger('AdminToken'),
 ): Promise<string> {
-  if (config.QHORUS_ADMIN_TOKEN) return hashToken(config.QHORUS_ADMIN_TOKEN);
-  const file = join(resolve(config.QHORUS_DATA_DIR), ADMIN_TOKEN_FILE);
+  if (config.adminToken) return hashToken(config.adminToken);
+  const file = join(resolve(config.dataDir), ADMIN_TOKEN_FILE);
   const stored = await secrets.read(ADMIN_TOKEN_HASH_SECRET);
   const local = existsSync(file) ? readFileSync(file, 'utf8').trim() : null;
 
@@ -40,7 +40,7 @@ export async function resolveAdminTokenHash(
   }
 
   const token = generateToken('qha_');
-  mkdirSync(resolve(config.QHORUS_DATA_DIR), { recursive: true });
+  mkdirSync(resolve(config.dataDir), { recursive: true });
   writeFileSync(file, token + '\n', { mode: OWNER_ONLY });
   chmodSync(file, OWNER_ONLY);
   const winner = await secrets.insertIfAbsent(ADMIN_TOKEN_HASH_SECRET, hashToken(token));

@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { BusModule } from '../bus/bus.module';
 import { InstanceBus } from '../bus/instance-bus';
-import { AppConfig } from '../config/app-config';
+import { AuthConfig } from '../config/slices/auth-config';
 import { RateLimitModule } from '../rate-limit/rate-limit.module';
 import { AdminCredential } from './admin-credential';
 import { resolveAdminTokenHash } from './admin-token';
@@ -22,8 +22,8 @@ import { RateLimitGuard } from './rate-limit.guard';
     DeploymentSecretsRepository,
     {
       provide: AdminCredential,
-      inject: [AppConfig, DeploymentSecretsRepository],
-      useFactory: async (config: AppConfig, secrets: DeploymentSecretsRepository) => AdminCredential.fromHash(await resolveAdminTokenHash(config, secrets)),
+      inject: [AuthConfig, DeploymentSecretsRepository],
+      useFactory: async (config: AuthConfig, secrets: DeploymentSecretsRepository) => AdminCredential.fromHash(await resolveAdminTokenHash(config, secrets)),
     },
     { provide: CredentialEvents, inject: [InstanceBus], useFactory: (bus: InstanceBus) => new CredentialEvents(bus) },
     AuthService,

@@ -1,7 +1,7 @@
 import { BeforeApplicationShutdown, ConflictException, Injectable, Logger, NotFoundException, OnApplicationBootstrap } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
-import { AppConfig } from '../config/app-config';
 import { isUniqueViolation } from '../common/database-errors';
+import { AuthConfig } from '../config/slices/auth-config';
 import { RateLimiter } from '../rate-limit/rate-limiter';
 import { AdminCredential } from './admin-credential';
 import { Agent } from './agent.entity';
@@ -39,17 +39,15 @@ export class AuthService implements OnApplicationBootstrap, BeforeApplicationShu
 
   constructor(
     private readonly agents: AgentsRepository,
-    config: AppConfig,
+    config: AuthConfig,
     private readonly admin: AdminCredential,
     private readonly credentialEvents: CredentialEvents,
     private readonly events: EventEmitter2,
   ) {
-    this.known = new TokenCache(config.QHORUS_TOKEN_CACHE_SIZE, config.QHORUS_TOKEN_CACHE_TTL_MS);
-    this.unknown = new TokenCache(config.QHORUS_AUTH_NEGATIVE_CACHE_SIZE, config.QHORUS_AUTH_NEGATIVE_CACHE_TTL_MS);
-    this.failures = new AuthFailureLimiter(
-      new RateLimiter({ ratePerSecond: config.QHORUS_AUTH_FAILURES_PER_SECOND, burst: config.QHORUS_AUTH_FAILURE_BURST }),
-    );
-    this.lastSeen = new LastSeenRecorder(agents, config.QHORUS_LAST_SEEN_FLUSH_MS);
+    this.known = new TokenCache(config.knownTokens.size, config.knownTokens.ttlMs);
+    this.unknown = new TokenCache(config.unknownTokens.size, config.unknownTokens.ttlMs);
+    this.failures = new AuthFailureLimiter(new RateLimiter(config.failures));
+    this.lastSeen = new LastSeenRecorder(agents, config.lastSeenFlushMs);
     this.valid = new ValidTokens(agents);
     credentialEvents.subscribe((name) => this.forget(name));
   }

@@ -1,5 +1,6 @@
 import { BeforeApplicationShutdown, Module } from '@nestjs/common';
-import { AppConfig } from '../config/app-config';
+import { BusConfig } from '../config/slices/bus-config';
+import { DatabaseConfig } from '../config/slices/database-config';
 import { Database } from '../database/database';
 import { InstanceBus } from './instance-bus';
 import { LocalInstanceBus } from './local-instance-bus';
@@ -14,11 +15,11 @@ import { RedisInstanceBus } from './redis-instance-bus';
   providers: [
     {
       provide: InstanceBus,
-      inject: [AppConfig, Database],
-      useFactory: (config: AppConfig, db: Database): InstanceBus => {
-        if (config.REDIS_URL) return new RedisInstanceBus(config.REDIS_URL, config.QHORUS_QUEUE_PREFIX);
-        if (config.embeddedDatabase) return new LocalInstanceBus();
-        return new PostgresInstanceBus(config.DATABASE_URL!, db);
+      inject: [BusConfig, DatabaseConfig, Database],
+      useFactory: (config: BusConfig, database: DatabaseConfig, db: Database): InstanceBus => {
+        if (config.redisUrl) return new RedisInstanceBus(config.redisUrl, config.keyPrefix);
+        if (database.embedded) return new LocalInstanceBus();
+        return new PostgresInstanceBus(database.url!, db);
       },
     },
   ],

@@ -1,7 +1,5 @@
+import { LimitSetting, RequestLimitsConfig } from '../config/slices/request-limits-config';
 import { fieldProblem } from './validation.pipe';
-
-/** Settings (AppConfig keys) that bound a request field. */
-export type LimitSetting = 'QHORUS_PAGE_LIMIT_MAX' | 'QHORUS_LONG_POLL_MAX_MS' | 'QHORUS_SUMMARY_TEXT_MAX_CHARS';
 
 interface ConfiguredLimit {
   property: string;
@@ -36,10 +34,10 @@ export function configuredLimitsOf(dto: abstract new (...args: never[]) => objec
  * maximum and the setting to change), never cutting it down quietly: a client that reads a short
  * page as the end would stop early.
  */
-export function assertConfiguredLimits(dto: object, settings: Record<LimitSetting, number>): void {
+export function assertConfiguredLimits(dto: object, limits: RequestLimitsConfig): void {
   for (const { property, setting } of configuredLimitsOf(dto.constructor as abstract new () => object)) {
     const value = (dto as Record<string, unknown>)[property];
-    const max = settings[setting];
+    const max = limits.bySetting[setting];
     if (typeof value === 'number' && value > max) throw fieldProblem(property, `must be at most ${max} (${setting})`);
     if (typeof value === 'string' && value.length > max) throw fieldProblem(property, `must be at most ${max} characters (${setting}); got ${value.length}`);
   }

@@ -1,6 +1,8 @@
 import { DynamicModule, Global, Module, Provider } from '@nestjs/common';
 import { AppConfig } from './app-config';
 import { AuditConfig } from './slices/audit-config';
+import { AuthConfig } from './slices/auth-config';
+import { BusConfig } from './slices/bus-config';
 import { ChannelsConfig } from './slices/channels-config';
 import { CostConfig } from './slices/cost-config';
 import { DatabaseConfig } from './slices/database-config';
@@ -9,8 +11,15 @@ import { HealthConfig } from './slices/health-config';
 import { LifecycleConfig } from './slices/lifecycle-config';
 import { LoggingConfig } from './slices/logging-config';
 import { McpConfig } from './slices/mcp-config';
+import { MessagesConfig } from './slices/messages-config';
+import { RateLimitConfig } from './slices/rate-limit-config';
+import { RealtimeConfig } from './slices/realtime-config';
+import { RequestLimitsConfig } from './slices/request-limits-config';
 import { RetentionConfig } from './slices/retention-config';
 import { SearchConfig } from './slices/search-config';
+import { SummaryConfig } from './slices/summary-config';
+import { SummaryQueueConfig } from './slices/summary-queue-config';
+import { ThreadsConfig } from './slices/threads-config';
 import { WebhookConfig } from './slices/webhook-config';
 
 /**
@@ -25,12 +34,14 @@ import { WebhookConfig } from './slices/webhook-config';
  * module provides and exports each one, built from the one AppConfig), and inject it. A unit test
  * builds one as `new WebhookConfig(loadConfig({ … }))`.
  *
- * `AppConfig` itself is still provided for the composition root (app.module.ts, bootstrap.ts,
- * main.ts) and for the folders not yet switched (events/, messages/, auth/, rate-limit/,
- * summary/, threads/).
+ * A factory choosing a driver that opens a connection of its own (the bus's Postgres LISTEN, the
+ * summary job lock) reads `DatabaseConfig` beside its feature's slice. `AppConfig` itself is
+ * provided for the composition root only (app.module.ts, bootstrap.ts, main.ts).
  */
 export const CONFIG_SLICES = [
   AuditConfig,
+  AuthConfig,
+  BusConfig,
   ChannelsConfig,
   CostConfig,
   DatabaseConfig,
@@ -39,8 +50,15 @@ export const CONFIG_SLICES = [
   LifecycleConfig,
   LoggingConfig,
   McpConfig,
+  MessagesConfig,
+  RateLimitConfig,
+  RealtimeConfig,
+  RequestLimitsConfig,
   RetentionConfig,
   SearchConfig,
+  SummaryConfig,
+  SummaryQueueConfig,
+  ThreadsConfig,
   WebhookConfig,
 ] as const;
 

@@ -1,6 +1,6 @@
 import { ModelCallMeter, ModelUsage } from '@qhorus/api';
 import { SummariserUnavailableError } from '@qhorus/blocks-summarisation';
-import { AppConfig } from '../config/app-config';
+import { CostConfig } from '../config/slices/cost-config';
 import { ModelCallSpans } from '../telemetry/model-call-span';
 import { ModelBudgetKind, ModelCallEvent } from './model-call.event';
 import { ModelUsageNow, ModelUsageRepository } from './model-usage.repository';
@@ -40,15 +40,15 @@ export class ChannelModelMeter implements ModelCallMeter {
     /** Whether the slot says `degraded` as the job starts (so a recovered budget clears it once). */
     private degraded: boolean,
     private readonly usage: ModelUsageRepository,
-    private readonly config: AppConfig,
+    private readonly config: CostConfig,
     private readonly emit: (event: ModelCallEvent) => void,
   ) {
-    this.spans = new ModelCallSpans(config.QHORUS_LLM_PROVIDER);
+    this.spans = new ModelCallSpans(config.llmProvider);
   }
 
   async admit(model: string): Promise<void> {
     const { id } = this.channel;
-    if (await this.usage.reserveCall(id, this.config.QHORUS_MODEL_CALLS_PER_HOUR, this.config.QHORUS_MODEL_TOKENS_PER_DAY)) {
+    if (await this.usage.reserveCall(id, this.config.callsPerHour, this.config.tokensPerDay)) {
       if (this.degraded) await this.usage.clearDegraded(id);
       this.degraded = false;
       this.spans.started(model);
@@ -79,17 +79,17 @@ export class ChannelModelMeter implements ModelCallMeter {
 }
 
 /** Which budget is spent, in words a reader of the summary understands, with when it renews. */
-export function explainRefusal(usage: ModelUsageNow, config: AppConfig, now: Date): { reason: string; budget: ModelBudgetKind } {
-  if (usage.tokensToday >= config.QHORUS_MODEL_TOKENS_PER_DAY) {
+export function explainRefusal(usage: ModelUsageNow, config: CostConfig, now: Date): { reason: string; budget: ModelBudgetKind } {
+  if (usage.tokensToday >= config.tokensPerDay) {
     const renews = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1));
     return {
       budget: 'tokens_per_day',
-      reason: `model budget spent: ${usage.tokensToday} of ${config.QHORUS_MODEL_TOKENS_PER_DAY} tokens today (QHORUS_MODEL_TOKENS_PER_DAY); no model call until ${renews.toISOString()}`,
+      reason: `model budget spent: ${usage.tokensToday} of ${config.tokensPerDay} tokens today (QHORUS_MODEL_TOKENS_PER_DAY); no model call until ${renews.toISOString()}`,
     };
   }
   const renews = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate(), now.getUTCHours() + 1));
   return {
     budget: 'calls_per_hour',
-    reason: `model budget spent: ${Math.max(usage.callsThisHour, config.QHORUS_MODEL_CALLS_PER_HOUR)} of ${config.QHORUS_MODEL_CALLS_PER_HOUR} model calls this hour (QHORUS_MODEL_CALLS_PER_HOUR); no model call until ${renews.toISOString()}`,
+    reason: `model budget spent: ${Math.max(usage.callsThisHour, config.callsPerHour)} of ${config.callsPerHour} model calls this hour (QHORUS_MODEL_CALLS_PER_HOUR); no model call until ${renews.toISOString()}`,
   };
 }

@@ -2,6 +2,7 @@ import type { ReferenceObject, SchemaObject } from '@nestjs/swagger/dist/interfa
 import { getMetadataStorage, ValidationTypes } from 'class-validator';
 import type { ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata';
 import { configuredLimitsOf } from '../common/configured-limit';
+import { LimitSetting } from '../config/slices/request-limits-config';
 
 // class-transformer keeps @Type() in this storage and exports no typed path to it.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -11,7 +12,7 @@ type Condition = (object: Record<string, unknown>, value: unknown) => boolean;
 /** A DTO class. */
 export type DtoClass = abstract new (...args: never[]) => object;
 /** The configured value of a setting (for bounds set by the deployment, see ConfiguredMax). */
-export type SettingValue = (setting: string) => number;
+export type SettingValue = (setting: LimitSetting) => number;
 
 /** One property as the validation rules state it. */
 export interface DerivedProperty {

@@ -9,7 +9,8 @@ import { accessParams } from '../channels/channel-access';
 import { isUniqueViolation } from '../common/database-errors';
 import { fieldProblem, validationMessage } from '../common/validation.pipe';
 import { assertConfiguredLimits } from '../common/configured-limit';
-import { AppConfig } from '../config/app-config';
+import { MessagesConfig } from '../config/slices/messages-config';
+import { RequestLimitsConfig } from '../config/slices/request-limits-config';
 import { ChannelsService } from '../channels/channels.service';
 import { channelArchived } from '../channels/channel-archive.service';
 import { PostBatchDto } from './dto/post-batch.dto';
@@ -47,7 +48,8 @@ export class MessagesService {
   constructor(
     private readonly messages: MessagesRepository,
     private readonly channels: ChannelsService,
-    private readonly config: AppConfig,
+    private readonly config: MessagesConfig,
+    private readonly limits: RequestLimitsConfig,
     private readonly events: EventEmitter2,
     private readonly waits: LongPollWaits,
   ) {}
@@ -88,7 +90,7 @@ export class MessagesService {
    * message i is keyed `<key>:<i>`, so a retried batch returns the original messages.
    */
   async postBatch(channelName: string, dto: PostBatchDto, by: Principal, idempotencyKey?: string): Promise<BatchOutcome> {
-    const max = this.config.QHORUS_BATCH_MAX_MESSAGES;
+    const max = this.config.batchMaxMessages;
     if (dto.messages.length > max) {
       throw new PayloadTooLargeException(`the batch has ${dto.messages.length} messages; the limit is ${max} (QHORUS_BATCH_MAX_MESSAGES)`);
     }
@@ -170,7 +172,7 @@ export class MessagesService {
     const page: MessagePage = {
       afterSeq,
       beforeSeq: query.beforeSeq ?? null,
-      limit: query.tail ?? query.limit ?? this.config.QHORUS_PAGE_LIMIT_DEFAULT,
+      limit: query.tail ?? query.limit ?? this.config.pageLimitDefault,
       // Backwards from beforeSeq (or the end) for `tail`, or for `beforeSeq` alone.
       newest: query.tail !== undefined || (query.beforeSeq !== undefined && query.afterSeq === undefined && !query.unreadOnly),
     };
@@ -203,8 +205,8 @@ export class MessagesService {
 
   /** The long-poll bounds, checked before anything is read. */
   private assertWaitable(query: ListMessagesQuery, waitMs: number): void {
-    assertWaitWithin(waitMs, this.config.QHORUS_LONG_POLL_MAX_MS);
-    assertConfiguredLimits(query, this.config);
+    assertWaitWithin(waitMs, this.config.longPollMaxMs);
+    assertConfiguredLimits(query, this.limits);
     if (waitMs > 0 && (query.tail !== undefined || query.beforeSeq !== undefined)) {
       const field = query.tail !== undefined ? 'tail' : 'beforeSeq';
       throw fieldProblem(field, 'cannot be combined with waitMs: a long poll waits for messages after afterSeq');

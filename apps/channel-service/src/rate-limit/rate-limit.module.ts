@@ -1,5 +1,5 @@
 import { Module, OnApplicationShutdown } from '@nestjs/common';
-import { AppConfig } from '../config/app-config';
+import { RateLimitConfig } from '../config/slices/rate-limit-config';
 import { PrincipalRateLimit } from './principal-rate-limit';
 import { RateLimiter } from './rate-limiter';
 import { RedisTokenBucket } from './redis-token-bucket';
@@ -14,14 +14,12 @@ import { maxLeaseFor, SharedRateLimiter } from './shared-rate-limiter';
   providers: [
     {
       provide: PrincipalRateLimit,
-      inject: [AppConfig],
-      useFactory: (config: AppConfig): PrincipalRateLimit => {
-        const policy = { ratePerSecond: config.QHORUS_RATE_LIMIT_PER_SECOND, burst: config.QHORUS_RATE_LIMIT_BURST };
+      inject: [RateLimitConfig],
+      useFactory: ({ policy, lease, redisUrl, keyPrefix }: RateLimitConfig): PrincipalRateLimit => {
         const local = new RateLimiter(policy);
-        if (!config.REDIS_URL) return local;
-        const minLease = config.QHORUS_RATE_LIMIT_LEASE;
-        const bucket = new RedisTokenBucket(config.REDIS_URL, config.QHORUS_QUEUE_PREFIX, policy);
-        return new SharedRateLimiter(bucket, minLease, local, Date.now, maxLeaseFor(policy.ratePerSecond, minLease));
+        if (!redisUrl) return local;
+        const bucket = new RedisTokenBucket(redisUrl, keyPrefix, policy);
+        return new SharedRateLimiter(bucket, lease, local, Date.now, maxLeaseFor(policy.ratePerSecond, lease));
       },
     },
   ],

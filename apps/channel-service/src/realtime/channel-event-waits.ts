@@ -3,7 +3,7 @@ import { BearerChallengeException } from '../auth/bearer-challenge';
 import { OnEvent } from '@nestjs/event-emitter';
 import { AgentCredentialsChangedEvent } from '../auth/agent-credentials-changed.event';
 import { isAdmin, Principal } from '../auth/principal';
-import { AppConfig } from '../config/app-config';
+import { RealtimeConfig } from '../config/slices/realtime-config';
 import { EVERY_CHANNEL, LongPollWaits, PostedMessageData, WaitAccess, WaitScope } from '../message-store/long-poll-waits';
 import { ChannelEventHub } from './channel-event-hub';
 import { ACCESS_CHANGED, ChannelStreamEvent, MESSAGE_POSTED, RESYNC } from './channel-stream-event';
@@ -49,7 +49,7 @@ export class ChannelEventWaits extends LongPollWaits implements BeforeApplicatio
   constructor(
     private readonly hub: ChannelEventHub,
     private readonly fanout: EventFanout,
-    private readonly config: AppConfig,
+    private readonly config: RealtimeConfig,
   ) {
     super();
   }
@@ -97,7 +97,7 @@ export class ChannelEventWaits extends LongPollWaits implements BeforeApplicatio
 
   private reserve(agent: string): () => void {
     const held = this.perAgent.get(agent) ?? 0;
-    const limit = this.config.QHORUS_LONG_POLL_MAX_PER_AGENT;
+    const limit = this.config.longPollsPerAgent;
     if (held >= limit) throw new TooManyWaitsException(agent, limit);
     this.perAgent.set(agent, held + 1);
     let released = false;

@@ -2,7 +2,7 @@ import { BeforeApplicationShutdown, Injectable, Logger, NotFoundException } from
 import { OnEvent } from '@nestjs/event-emitter';
 import { AgentCredentialsChangedEvent } from '../auth/agent-credentials-changed.event';
 import { isAdmin, Principal } from '../auth/principal';
-import { AppConfig } from '../config/app-config';
+import { RealtimeConfig } from '../config/slices/realtime-config';
 import { TooManyRequestsException } from '../rate-limit/too-many-requests.exception';
 import { Channel } from '../channels/channel.entity';
 import { ChannelsService } from '../channels/channels.service';
@@ -47,7 +47,7 @@ export class ChannelSubscriptions implements BeforeApplicationShutdown {
     private readonly channels: ChannelsService,
     private readonly messages: MessageReadsRepository,
     private readonly summaries: SummaryRepository,
-    private readonly config: AppConfig,
+    private readonly config: RealtimeConfig,
   ) {}
 
   /**
@@ -57,7 +57,7 @@ export class ChannelSubscriptions implements BeforeApplicationShutdown {
    */
   reserve(by: Principal): () => void {
     if (isAdmin(by)) return () => {};
-    const limit = this.config.QHORUS_MAX_SSE_STREAMS_PER_AGENT;
+    const limit = this.config.eventStreamsPerAgent;
     const held = this.perAgent.get(by.name) ?? 0;
     if (held >= limit) {
       throw new TooManyRequestsException(by.name, SSE_SLOT_RETRY_AFTER_SECONDS, `'${by.name}' already holds ${held} event streams on this instance (limit QHORUS_MAX_SSE_STREAMS_PER_AGENT=${limit}); close one first`);

@@ -1,5 +1,5 @@
 import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
-import { AppConfig } from '../config/app-config';
+import { SummaryConfig } from '../config/slices/summary-config';
 import { ClosedThreadSummariser } from './jobs/closed-thread-summariser';
 import { inSpan, linksFrom } from '../telemetry/spans';
 import { ATTEMPT_ATTRIBUTE, CHANNEL_ID_ATTRIBUTE, SUMMARY_JOB_SPAN, THREAD_SUMMARY_JOB_SPAN } from '../telemetry/job-spans';
@@ -20,7 +20,7 @@ export class SummaryJobProcessor implements OnApplicationBootstrap {
     private readonly runner: SummaryJobRunner,
     private readonly summaries: SummaryRepository,
     private readonly threads: ClosedThreadSummariser,
-    private readonly config: AppConfig,
+    private readonly config: SummaryConfig,
     private readonly locks: ChannelJobLock,
   ) {}
 
@@ -68,8 +68,8 @@ export class SummaryJobProcessor implements OnApplicationBootstrap {
 
   /** Returns whether the channel is due again afterwards. */
   private async runIfDue(channelId: string, attempt: number): Promise<boolean> {
-    const backoff = { ms: this.config.summaryFailureBackoffMs, retry: attempt > 1 };
-    const due = await this.summaries.findDue(channelId, this.config.QHORUS_SUMMARY_CHUNK_SIZE, backoff);
+    const backoff = { ms: this.config.failureBackoffMs, retry: attempt > 1 };
+    const due = await this.summaries.findDue(channelId, this.config.chunkSize, backoff);
     if (!due) return false;
     // Due again (posts kept coming): the last commit says so; without a commit, ask.
     return (await this.runner.run(due)) ?? (await this.summaries.isDue(channelId));

@@ -1,5 +1,5 @@
 import { Injectable, Logger, OnApplicationBootstrap, BeforeApplicationShutdown } from '@nestjs/common';
-import { AppConfig } from '../config/app-config';
+import { SummaryConfig } from '../config/slices/summary-config';
 import { ThreadsRepository } from '../threads/threads.repository';
 import { SummaryQueue } from './queue/summary-queue';
 import { SummaryRepository } from './summary.repository';
@@ -24,14 +24,14 @@ export class SummarySweepService implements OnApplicationBootstrap, BeforeApplic
     private readonly queue: SummaryQueue,
     private readonly summaries: SummaryRepository,
     private readonly threads: ThreadsRepository,
-    private readonly config: AppConfig,
+    private readonly config: SummaryConfig,
   ) {}
 
   onApplicationBootstrap(): void {
     if (!this.config.runsWorker) return;
     this.timer = setInterval(() => {
       if (!this.running) this.running = this.sweep().then(() => undefined).finally(() => (this.running = null));
-    }, this.config.QHORUS_SWEEP_INTERVAL_MS);
+    }, this.config.sweepIntervalMs);
     this.timer.unref();
   }
 
@@ -42,8 +42,8 @@ export class SummarySweepService implements OnApplicationBootstrap, BeforeApplic
 
   async sweep(): Promise<number> {
     try {
-      const errorBackoffMs = this.config.summaryFailureBackoffMs;
-      const batch = this.config.QHORUS_SWEEP_BATCH;
+      const errorBackoffMs = this.config.failureBackoffMs;
+      const batch = this.config.sweepBatch;
       const due = await this.summaries.dueChannelIds(errorBackoffMs, batch);
       for (const channelId of due) await this.queue.enqueue(channelId);
       const threads = await this.threads.dueForSummary(errorBackoffMs, batch);

@@ -1,6 +1,7 @@
 import { BeforeApplicationShutdown, Module } from '@nestjs/common';
-import { AppConfig } from '../config/app-config';
 import { ChannelsModule } from '../channels/channels.module';
+import { DatabaseConfig } from '../config/slices/database-config';
+import { SummaryQueueConfig } from '../config/slices/summary-queue-config';
 import { ModelUsageRepository } from '../cost/model-usage.repository';
 import { MessageStoreModule } from '../message-store/message-store.module';
 import { ThreadsModule } from '../threads/threads.module';
@@ -25,9 +26,9 @@ import { SummaryTriggerListener } from './summary-trigger.listener';
     summaryQueueProvider,
     {
       provide: ChannelJobLock,
-      inject: [AppConfig],
-      useFactory: (config: AppConfig): ChannelJobLock =>
-        config.embeddedDatabase ? new ProcessLocalJobLock() : new PostgresChannelJobLock(config.DATABASE_URL!, config.QHORUS_DB_QUERY_TIMEOUT_MS),
+      inject: [DatabaseConfig],
+      useFactory: (database: DatabaseConfig): ChannelJobLock =>
+        database.embedded ? new ProcessLocalJobLock() : new PostgresChannelJobLock(database.url!, database.queryTimeoutMs),
     },
     SummaryRepository,
     ModelUsageRepository,
@@ -45,13 +46,13 @@ import { SummaryTriggerListener } from './summary-trigger.listener';
 export class SummaryModule implements BeforeApplicationShutdown {
   constructor(
     private readonly queue: SummaryQueue,
-    private readonly config: AppConfig,
+    private readonly config: SummaryQueueConfig,
     private readonly locks: ChannelJobLock,
   ) {}
 
   /** Before the database closes: drain the worker, then close the queue and its connections (the job locks last: jobs hold them). */
   async beforeApplicationShutdown(): Promise<void> {
-    await this.queue.close(this.config.QHORUS_SHUTDOWN_TIMEOUT_MS);
+    await this.queue.close(this.config.shutdownTimeoutMs);
     await this.locks.close();
   }
 }

@@ -5,7 +5,8 @@ import { DEGRADED_KEYS, SummariserRegistry } from '@qhorus/blocks-channel-summar
 import { ANNOTATION_TEXT_TRUNCATED, withoutAnnotations } from '@qhorus/blocks-summarisation';
 import { Principal } from '../auth/principal';
 import { assertConfiguredLimits } from '../common/configured-limit';
-import { AppConfig } from '../config/app-config';
+import { RequestLimitsConfig } from '../config/slices/request-limits-config';
+import { SummaryConfig } from '../config/slices/summary-config';
 import { MessageReadsRepository } from '../message-store/message-reads.repository';
 import { Channel } from '../channels/channel.entity';
 import { canAccess, channelNotFound } from '../channels/channel-access';
@@ -28,7 +29,8 @@ export class SummaryService {
     private readonly events: EventEmitter2,
     private readonly messages: MessageReadsRepository,
     private readonly summarisers: SummariserRegistry,
-    private readonly config: AppConfig,
+    private readonly config: SummaryConfig,
+    private readonly limits: RequestLimitsConfig,
     private readonly grounding: OpenThreadsGrounding,
   ) {}
 
@@ -62,7 +64,7 @@ export class SummaryService {
    * before the override is not left open. Other annotations are kept.
    */
   async override(channelName: string, dto: OverrideSummaryDto, by: Principal): Promise<SummaryView> {
-    assertConfiguredLimits(dto, this.config);
+    assertConfiguredLimits(dto, this.limits);
     const { channel, slot } = await this.load(channelName, by);
     if (channel.archivedAt !== null) throw channelArchived(channel.name);
     if (dto.expectedVersion != null && dto.expectedVersion !== slot.version) {
@@ -73,7 +75,7 @@ export class SummaryService {
     try {
       const { slot: committed } = await this.summaries.commit({
         channelId: channel.id,
-        historyKeep: this.config.QHORUS_SUMMARY_HISTORY_KEEP,
+        historyKeep: this.config.historyKeep,
         expectedVersion: slot.version,
         // A text written by hand was not cut, nor a degraded report: marks describing the previous text go.
         result: { text: dto.text, annotations: withoutAnnotations(state.annotations, [ANNOTATION_TEXT_TRUNCATED, DEGRADED_KEYS.degraded, DEGRADED_KEYS.reason]) },
@@ -98,8 +100,8 @@ export class SummaryService {
       channelName: channel.name,
       afterSeq: slot.coversThroughSeq,
       throughSeq,
-      chunkSize: this.config.QHORUS_SUMMARY_CHUNK_SIZE,
-      read: (afterSeq) => this.messages.range(channel.id, afterSeq, throughSeq, this.config.QHORUS_SUMMARY_CHUNK_SIZE, true),
+      chunkSize: this.config.chunkSize,
+      read: (afterSeq) => this.messages.range(channel.id, afterSeq, throughSeq, this.config.chunkSize, true),
       step: async (batch, after) => {
         result = hook.account(await this.grounding.previousFor(channel.id, hook, result, after, batch), batch);
         return batch[batch.length - 1].seq;

@@ -3,7 +3,8 @@ import { MessageType } from '@qhorus/api';
 import { Principal } from '../auth/principal';
 import { Channel } from '../channels/channel.entity';
 import { ChannelsService } from '../channels/channels.service';
-import { AppConfig } from '../config/app-config';
+import { ThreadsConfig } from '../config/slices/threads-config';
+import { RequestLimitsConfig } from '../config/slices/request-limits-config';
 import { assertConfiguredLimits } from '../common/configured-limit';
 import { messageView, toMessage } from '../message-store/message.entity';
 import { MessageReadsRepository } from '../message-store/message-reads.repository';
@@ -41,12 +42,13 @@ export class ThreadsService {
     private readonly threads: ThreadsRepository,
     private readonly messages: MessageReadsRepository,
     private readonly summaries: ThreadSummariesRepository,
-    private readonly config: AppConfig,
+    private readonly config: ThreadsConfig,
+    private readonly limits: RequestLimitsConfig,
     private readonly waits: LongPollWaits,
   ) {}
 
   async list(channelName: string, query: ListThreadsQuery, by: Principal) {
-    assertConfiguredLimits(query, this.config);
+    assertConfiguredLimits(query, this.limits);
     const channel = await this.channels.get(channelName, by);
     const threads = await this.threads.list(channel.id, query.status ?? null, query.afterSeq ?? 0, this.pageLimit(query));
     return threads.map((t) => threadView(channel.name, t));
@@ -54,7 +56,7 @@ export class ThreadsService {
 
   /** The thread, a page of its messages, and its summary once closed and summarised (else null). */
   async get(channelName: string, correlationId: string, query: ThreadPageQuery, by: Principal) {
-    assertConfiguredLimits(query, this.config);
+    assertConfiguredLimits(query, this.limits);
     const channel = await this.channels.get(channelName, by);
     const thread = await this.findThread(channel, correlationId);
     const rows = await this.messages.threadPage(channel.id, correlationId, query.afterSeq ?? 0, this.pageLimit(query), query.includeEvents ?? false);
@@ -84,9 +86,9 @@ export class ThreadsService {
    * with it unchanged (`notModified` when `ifNoneMatch` named it).
    */
   async inbox(query: InboxQuery, by: Principal, ifNoneMatch?: string, signal?: AbortSignal): Promise<InboxPage> {
-    assertConfiguredLimits(query, this.config);
+    assertConfiguredLimits(query, this.limits);
     const waitMs = query.waitMs ?? 0;
-    assertWaitWithin(waitMs, this.config.QHORUS_LONG_POLL_MAX_MS);
+    assertWaitWithin(waitMs, this.config.longPollMaxMs);
     const limit = this.pageLimit(query);
     const known = (page: InboxPage) => (ifNoneMatch === undefined ? page.tag === EMPTY_INBOX_TAG : noneMatchNames(ifNoneMatch, page.tag));
     if (waitMs === 0) {
@@ -121,6 +123,6 @@ export class ThreadsService {
 
   /** The page size asked for (checked against QHORUS_PAGE_LIMIT_MAX first thing: bad input is a 400 before any lookup), or the default. */
   private pageLimit(query: { limit?: number }): number {
-    return query.limit ?? this.config.QHORUS_PAGE_LIMIT_DEFAULT;
+    return query.limit ?? this.config.pageLimitDefault;
   }
 }

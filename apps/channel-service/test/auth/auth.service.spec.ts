@@ -1,5 +1,6 @@
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { loadConfig } from '../../src/config/app-config';
+import { AuthConfig } from '../../src/config/slices/auth-config';
 import { AdminCredential } from '../../src/auth/admin-credential';
 import { AgentsRepository } from '../../src/auth/agents.repository';
 import { AuthService } from '../../src/auth/auth.service';
@@ -31,7 +32,7 @@ function agentsWith(rows: Record<string, string>) {
 }
 
 function authService(repo: AgentsRepository, env: Record<string, string> = {}) {
-  const config = loadConfig({ QHORUS_ADMIN_TOKEN: ADMIN_TOKEN, ...env });
+  const config = new AuthConfig(loadConfig({ QHORUS_ADMIN_TOKEN: ADMIN_TOKEN, ...env }));
   return new AuthService(repo, config, AdminCredential.fromHash(hashToken(ADMIN_TOKEN)), new CredentialEvents(new LocalInstanceBus()), new EventEmitter2());
 }
 

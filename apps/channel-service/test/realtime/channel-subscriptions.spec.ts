@@ -13,6 +13,7 @@ import { SSE_HEARTBEAT_MS, SSE_MAX_BUFFERED_BYTES } from '../../src/realtime/sse
 import { SseStream } from '../../src/realtime/sse-stream';
 import { AgentCredentialsChangedEvent } from '../../src/auth/agent-credentials-changed.event';
 import { loadConfig } from '../../src/config/app-config';
+import { RealtimeConfig } from '../../src/config/slices/realtime-config';
 import { TooManyRequestsException } from '../../src/rate-limit/too-many-requests.exception';
 import { FakeSseResponse } from './fake-sse-response';
 
@@ -72,7 +73,7 @@ describe('ChannelSubscriptions', () => {
     // Nothing to replay: these tests are about the live part (test/realtime/resumable-stream.spec.ts covers replay).
     const messages = { range: jest.fn().mockResolvedValue([]) } as unknown as MessageReadsRepository;
     const summaries = { findSlot: jest.fn().mockResolvedValue(null) } as unknown as SummaryRepository;
-    subscriptions = new ChannelSubscriptions(hub, fanout, channels as unknown as ChannelsService, messages, summaries, loadConfig({ QHORUS_MAX_SSE_STREAMS_PER_AGENT: String(STREAM_LIMIT) }));
+    subscriptions = new ChannelSubscriptions(hub, fanout, channels as unknown as ChannelsService, messages, summaries, new RealtimeConfig(loadConfig({ QHORUS_MAX_SSE_STREAMS_PER_AGENT: String(STREAM_LIMIT) })));
   });
   afterEach(() => jest.useRealTimers());
 

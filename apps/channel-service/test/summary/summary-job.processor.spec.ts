@@ -1,4 +1,4 @@
-import { AppConfig } from '../../src/config/app-config';
+import { SummaryConfig } from '../../src/config/slices/summary-config';
 import { ChannelJobLock } from '../../src/summary/channel-job-lock';
 import { SummaryQueue } from '../../src/summary/queue/summary-queue';
 import { SummaryJobProcessor } from '../../src/summary/summary-job.processor';
@@ -35,7 +35,7 @@ function processor(heldElsewhere: string[], threadDueAgain = false) {
       return threadDueAgain;
     },
   } as unknown as ClosedThreadSummariser;
-  const config = { summaryFailureBackoffMs: 1000, QHORUS_SUMMARY_CHUNK_SIZE: 10 } as unknown as AppConfig;
+  const config = { failureBackoffMs: 1000, chunkSize: 10 } as unknown as SummaryConfig;
   const p = new SummaryJobProcessor(queue, {} as SummaryJobRunner, summaries, threads, config, lock);
   return { p, lock, enqueued, threadRuns };
 }

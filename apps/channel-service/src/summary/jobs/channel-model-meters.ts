@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { Channel } from '../../channels/channel.entity';
-import { AppConfig } from '../../config/app-config';
+import { CostConfig } from '../../config/slices/cost-config';
 import { ChannelModelMeter } from '../../cost/model-budget';
 import { ModelCallEvent } from '../../cost/model-call.event';
 import { ModelUsageRepository } from '../../cost/model-usage.repository';
@@ -11,7 +11,7 @@ import { ModelUsageRepository } from '../../cost/model-usage.repository';
 export class ChannelModelMeters {
   constructor(
     private readonly modelUsage: ModelUsageRepository,
-    private readonly config: AppConfig,
+    private readonly config: CostConfig,
     private readonly events: EventEmitter2,
   ) {}
 

@@ -11,7 +11,7 @@ import {
 } from '@qhorus/blocks-summarisation';
 import { Channel } from '../../channels/channel.entity';
 import { ChannelsRepository } from '../../channels/channels.repository';
-import { AppConfig } from '../../config/app-config';
+import { SummaryConfig } from '../../config/slices/summary-config';
 import { ModelUsageRepository } from '../../cost/model-usage.repository';
 import { MessageReadsRepository } from '../../message-store/message-reads.repository';
 import { ThreadSummariesRepository } from '../../threads/thread-summaries.repository';
@@ -50,7 +50,7 @@ export class ClosedThreadSummariser {
     private readonly messages: MessageReadsRepository,
     private readonly threads: ThreadsRepository,
     private readonly summaries: ThreadSummariesRepository,
-    private readonly config: AppConfig,
+    private readonly config: SummaryConfig,
     private readonly modelUsage: ModelUsageRepository,
     private readonly meters: ChannelModelMeters,
   ) {}
@@ -91,7 +91,7 @@ export class ClosedThreadSummariser {
     const strategy = this.summariserFor(channel);
     // The default calls no model: no cooldown to read, nothing to meter.
     if (strategy === this.fallback) return this.summariseWith(strategy, undefined, channel, correlationId, closedSeq);
-    const coolingDown = await this.modelUsage.coolingDown(channel.id, this.config.summaryFailureBackoffMs);
+    const coolingDown = await this.modelUsage.coolingDown(channel.id, this.config.failureBackoffMs);
     if (coolingDown !== null) {
       return this.summariseWithFallback(`the channel's summariser is cooling down after a failure: ${coolingDown}`, channel, correlationId, closedSeq);
     }
@@ -113,7 +113,7 @@ export class ClosedThreadSummariser {
 
   private async summariseWith(summariser: ContentSummariser<Message>, modelCalls: ModelCallMeter | undefined, channel: Channel, correlationId: string, closedSeq: number) {
     const key = threadKey(channel.id, correlationId);
-    const chunkSize = this.config.QHORUS_SUMMARY_CHUNK_SIZE;
+    const chunkSize = this.config.chunkSize;
     // Filled in chunk by chunk (a closure's writes: an object, so the checks below see them).
     const read: { result: SummaryResult | null; first: number; last: number; count: number; closedBy: MessageType | null } = { result: null, first: 0, last: 0, count: 0, closedBy: null };
     await foldInChunks({

@@ -1,7 +1,7 @@
 import { SummaryResult } from '@qhorus/api';
 import { assertValidSummary } from '@qhorus/blocks-channel-summary';
 import { withAbortableTimeout } from '../../common/with-timeout';
-import { AppConfig } from '../../config/app-config';
+import { SummaryConfig } from '../../config/slices/summary-config';
 
 /**
  * One summariser call of a summary job (a channel's step, a thread's chunk), the one place its
@@ -14,9 +14,9 @@ export async function callSummariser(
   call: (signal: AbortSignal) => Promise<SummaryResult>,
   summariser: string,
   what: string,
-  config: AppConfig,
+  config: SummaryConfig,
 ): Promise<SummaryResult> {
-  const result = await withAbortableTimeout(call, config.QHORUS_SUMMARY_TIMEOUT_MS, config.QHORUS_SUMMARY_ABORT_GRACE_MS, what);
+  const result = await withAbortableTimeout(call, config.callTimeoutMs, config.abortGraceMs, what);
   assertValidSummary(result, summariser);
   return result;
 }

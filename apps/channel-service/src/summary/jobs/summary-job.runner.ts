@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { SummaryResult, SummaryUpdateContext } from '@qhorus/api';
 import { BUILT_IN_SUMMARISERS, ChannelSummariser, SummariserRegistry } from '@qhorus/blocks-channel-summary';
-import { AppConfig } from '../../config/app-config';
+import { SummaryConfig } from '../../config/slices/summary-config';
 import { annotateSummaryJob } from '../../telemetry/job-spans';
 import { MessageReadsRepository } from '../../message-store/message-reads.repository';
 import { previousResult, SummarySlot } from '../channel-summary.entity';
@@ -32,7 +32,7 @@ export class SummaryJobRunner {
     private readonly messages: MessageReadsRepository,
     private readonly summaries: SummaryRepository,
     private readonly summarisers: SummariserRegistry,
-    private readonly config: AppConfig,
+    private readonly config: SummaryConfig,
     private readonly events: EventEmitter2,
     private readonly meters: ChannelModelMeters,
     private readonly grounding: OpenThreadsGrounding,
@@ -59,8 +59,8 @@ export class SummaryJobRunner {
         channelName: channel.name,
         afterSeq: slot.coversThroughSeq,
         throughSeq: target,
-        chunkSize: this.config.QHORUS_SUMMARY_CHUNK_SIZE,
-        read: (afterSeq) => this.messages.range(channelId, afterSeq, target, this.config.QHORUS_SUMMARY_CHUNK_SIZE, true),
+        chunkSize: this.config.chunkSize,
+        read: (afterSeq) => this.messages.range(channelId, afterSeq, target, this.config.chunkSize, true),
         firstChunk,
         step: async (batch) => {
           const hook = this.summarisers.hookFor(channel.summariser);
@@ -125,7 +125,7 @@ export class SummaryJobRunner {
     try {
       const { slot: committed, dueAgain } = await this.summaries.commit({
         channelId: slot.channelId,
-        historyKeep: this.config.QHORUS_SUMMARY_HISTORY_KEEP,
+        historyKeep: this.config.historyKeep,
         expectedVersion: slot.version,
         result,
         coversFromSeq: slot.coversThroughSeq + 1,
