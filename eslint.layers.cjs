@@ -9,7 +9,7 @@
 const APP_FEATURES = {
   // Foundations: no feature below them.
   config: [],
-  common: [],
+  common: ['config'],
   telemetry: [],
   logging: ['config', 'telemetry'],
   database: ['config'],
