@@ -39,40 +39,23 @@ export interface StoredMessage extends Message {
  * the SPI's (content '', the default topic, no metadata, `redacted: true`) plus its redaction.
  */
 export function toMessage(r: MessageRow, channel: string): StoredMessage {
-  if (r.redacted_at !== null && r.redacted_at !== undefined) return toTombstone(r, channel);
-  return {
+  const redacted = r.redacted_at !== null && r.redacted_at !== undefined;
+  const message: StoredMessage = {
     id: String(r.id),
     channel,
     seq: Number(r.seq),
     type: r.type as MessageType,
     sender: r.sender,
-    content: r.content ?? '',
-    topic: r.topic ?? DEFAULT_TOPIC,
+    // A tombstone keeps the envelope and loses what was said (DESIGN §10).
+    content: redacted ? '' : (r.content ?? ''),
+    topic: redacted ? DEFAULT_TOPIC : (r.topic ?? DEFAULT_TOPIC),
     correlationId: r.correlation_id,
     inReplyTo: r.in_reply_to === null ? null : Number(r.in_reply_to),
     target: r.target,
-    metadata: r.metadata,
+    metadata: redacted ? null : r.metadata,
     createdAt: r.created_at,
   };
-}
-
-function toTombstone(r: MessageRow, channel: string): StoredMessage {
-  return {
-    id: String(r.id),
-    channel,
-    seq: Number(r.seq),
-    type: r.type as MessageType,
-    sender: r.sender,
-    content: '',
-    topic: DEFAULT_TOPIC,
-    correlationId: r.correlation_id,
-    inReplyTo: r.in_reply_to === null ? null : Number(r.in_reply_to),
-    target: r.target,
-    metadata: null,
-    createdAt: r.created_at,
-    redacted: true,
-    redaction: { at: r.redacted_at!, by: r.redacted_by ?? '', reason: r.redaction_reason ?? '' },
-  };
+  return redacted ? { ...message, redacted: true, redaction: { at: r.redacted_at!, by: r.redacted_by ?? '', reason: r.redaction_reason ?? '' } } : message;
 }
 
 /**

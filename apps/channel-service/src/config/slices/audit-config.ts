@@ -1,12 +1,7 @@
-import { AppConfig } from '../app-config';
+import { configSlice } from '../config-slice';
 
 /** audit/: reading the audit log, in pages. */
-export class AuditConfig {
-  readonly pageLimitDefault: number;
-  readonly pageLimitMax: number;
-
-  constructor(config: AppConfig) {
-    this.pageLimitDefault = config.QHORUS_PAGE_LIMIT_DEFAULT;
-    this.pageLimitMax = config.QHORUS_PAGE_LIMIT_MAX;
-  }
-}
+export class AuditConfig extends configSlice((config) => ({
+  pageLimitDefault: config.QHORUS_PAGE_LIMIT_DEFAULT,
+  pageLimitMax: config.QHORUS_PAGE_LIMIT_MAX,
+})) {}

@@ -1,14 +1,9 @@
-import { AppConfig } from '../app-config';
+import { configSlice } from '../config-slice';
 
 /** bus/: the instance bus's Redis (its Postgres driver listens on DatabaseConfig's database). */
-export class BusConfig {
+export class BusConfig extends configSlice((config) => ({
   /** Redis pub/sub between instances; undefined: Postgres LISTEN/NOTIFY, or in process. */
-  readonly redisUrl: string | undefined;
+  redisUrl: config.REDIS_URL,
   /** The deployment's key prefix, before each topic's Redis channel. */
-  readonly keyPrefix: string;
-
-  constructor(config: AppConfig) {
-    this.redisUrl = config.REDIS_URL;
-    this.keyPrefix = config.QHORUS_QUEUE_PREFIX;
-  }
-}
+  keyPrefix: config.QHORUS_QUEUE_PREFIX,
+})) {}

@@ -1,11 +1,7 @@
-import { AppConfig } from '../app-config';
+import { configSlice } from '../config-slice';
 
 /** export/: a channel as NDJSON. */
-export class ExportConfig {
+export class ExportConfig extends configSlice((config) => ({
   /** Messages read per page (an export's memory, whatever the channel's length). */
-  readonly pageSize: number;
-
-  constructor(config: AppConfig) {
-    this.pageSize = config.QHORUS_EXPORT_PAGE_SIZE;
-  }
-}
+  pageSize: config.QHORUS_EXPORT_PAGE_SIZE,
+})) {}

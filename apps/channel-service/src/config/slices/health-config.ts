@@ -1,14 +1,8 @@
-import { AppConfig, Role } from '../app-config';
+import { configSlice } from '../config-slice';
 
 /** health/: which backends this process has, and whether it needs the queue to be ready. */
-export class HealthConfig {
-  readonly role: Role;
-  readonly embeddedDatabase: boolean;
-  readonly inProcessQueue: boolean;
-
-  constructor(config: AppConfig) {
-    this.role = config.QHORUS_ROLE;
-    this.embeddedDatabase = config.embeddedDatabase;
-    this.inProcessQueue = config.inProcessQueue;
-  }
-}
+export class HealthConfig extends configSlice((config) => ({
+  role: config.QHORUS_ROLE,
+  embeddedDatabase: config.embeddedDatabase,
+  inProcessQueue: config.inProcessQueue,
+})) {}

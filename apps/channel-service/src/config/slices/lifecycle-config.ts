@@ -1,11 +1,7 @@
-import { AppConfig } from '../app-config';
+import { configSlice } from '../config-slice';
 
 /** lifecycle/: redaction and deletion. */
-export class LifecycleConfig {
+export class LifecycleConfig extends configSlice((config) => ({
   /** Longest reason a redaction takes. */
-  readonly redactionReasonMaxChars: number;
-
-  constructor(config: AppConfig) {
-    this.redactionReasonMaxChars = config.QHORUS_REDACTION_REASON_MAX_CHARS;
-  }
-}
+  redactionReasonMaxChars: config.QHORUS_REDACTION_REASON_MAX_CHARS,
+})) {}

@@ -1,10 +1,6 @@
-import { AppConfig, LogLevel } from '../app-config';
+import { configSlice } from '../config-slice';
 
 /** logging/: the pino logger. */
-export class LoggingConfig {
-  readonly level: LogLevel;
-
-  constructor(config: AppConfig) {
-    this.level = config.LOG_LEVEL;
-  }
-}
+export class LoggingConfig extends configSlice((config) => ({
+  level: config.LOG_LEVEL,
+})) {}

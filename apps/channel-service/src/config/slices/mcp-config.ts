@@ -1,11 +1,7 @@
-import { AppConfig } from '../app-config';
+import { configSlice } from '../config-slice';
 
 /** mcp/: the tools' bounds. */
-export class McpConfig {
+export class McpConfig extends configSlice((config) => ({
   /** Longest `wait_for_messages` timeout. */
-  readonly longPollMaxMs: number;
-
-  constructor(config: AppConfig) {
-    this.longPollMaxMs = config.QHORUS_LONG_POLL_MAX_MS;
-  }
-}
+  longPollMaxMs: config.QHORUS_LONG_POLL_MAX_MS,
+})) {}

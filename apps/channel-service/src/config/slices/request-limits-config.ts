@@ -1,17 +1,13 @@
-import { AppConfig } from '../app-config';
+import { configSlice } from '../config-slice';
 
 /** The settings that may bound a request field (`@ConfiguredMax`, common/configured-limit.ts). */
 export type LimitSetting = 'QHORUS_PAGE_LIMIT_MAX' | 'QHORUS_LONG_POLL_MAX_MS' | 'QHORUS_SUMMARY_TEXT_MAX_CHARS';
 
 /** common/'s configured limits: each request field's maximum, by the setting that names it (a 400 and the OpenAPI document name the setting). */
-export class RequestLimitsConfig {
-  readonly bySetting: Readonly<Record<LimitSetting, number>>;
-
-  constructor(config: AppConfig) {
-    this.bySetting = {
-      QHORUS_PAGE_LIMIT_MAX: config.QHORUS_PAGE_LIMIT_MAX,
-      QHORUS_LONG_POLL_MAX_MS: config.QHORUS_LONG_POLL_MAX_MS,
-      QHORUS_SUMMARY_TEXT_MAX_CHARS: config.QHORUS_SUMMARY_TEXT_MAX_CHARS,
-    };
-  }
-}
+export class RequestLimitsConfig extends configSlice((config) => ({
+  bySetting: {
+    QHORUS_PAGE_LIMIT_MAX: config.QHORUS_PAGE_LIMIT_MAX,
+    QHORUS_LONG_POLL_MAX_MS: config.QHORUS_LONG_POLL_MAX_MS,
+    QHORUS_SUMMARY_TEXT_MAX_CHARS: config.QHORUS_SUMMARY_TEXT_MAX_CHARS,
+  } as Readonly<Record<LimitSetting, number>>,
+})) {}

@@ -1,19 +1,12 @@
-import { AppConfig } from '../app-config';
+import { configSlice } from '../config-slice';
 
 /** retention/: the retention pass. */
-export class RetentionConfig {
+export class RetentionConfig extends configSlice((config) => ({
   /** How often the pass runs (on worker processes only: `runsWorker`). */
-  readonly sweepMs: number;
-  readonly runsWorker: boolean;
+  sweepMs: config.QHORUS_RETENTION_SWEEP_MS,
+  runsWorker: config.runsWorker,
   /** Due channels per batch (one transaction). */
-  readonly batchChannels: number;
+  batchChannels: config.QHORUS_RETENTION_BATCH,
   /** Messages one channel's step removes at most. */
-  readonly batchMessages: number;
-
-  constructor(config: AppConfig) {
-    this.sweepMs = config.QHORUS_RETENTION_SWEEP_MS;
-    this.runsWorker = config.runsWorker;
-    this.batchChannels = config.QHORUS_RETENTION_BATCH;
-    this.batchMessages = config.QHORUS_RETENTION_BATCH_MESSAGES;
-  }
-}
+  batchMessages: config.QHORUS_RETENTION_BATCH_MESSAGES,
+})) {}

@@ -1,22 +1,13 @@
-import { AppConfig } from '../app-config';
+import { configSlice } from '../config-slice';
 
 /** search/: the QHORUS_SEARCH_* settings. */
-export class SearchConfig {
+export class SearchConfig extends configSlice((config) => ({
   /** QHORUS_SEARCH_CONFIG: the text-search configuration the index should use (checked against the database at start-up). */
-  readonly textSearchConfig: string;
-  readonly queryMaxChars: number;
-  readonly limitDefault: number;
-  readonly limitMax: number;
-  readonly snippetMaxChars: number;
+  textSearchConfig: config.QHORUS_SEARCH_CONFIG,
+  queryMaxChars: config.QHORUS_SEARCH_QUERY_MAX_CHARS,
+  limitDefault: config.QHORUS_SEARCH_LIMIT_DEFAULT,
+  limitMax: config.QHORUS_SEARCH_LIMIT_MAX,
+  snippetMaxChars: config.QHORUS_SEARCH_SNIPPET_MAX_CHARS,
   /** Messages per batch when the index is filled or rebuilt. */
-  readonly reindexBatch: number;
-
-  constructor(config: AppConfig) {
-    this.textSearchConfig = config.QHORUS_SEARCH_CONFIG;
-    this.queryMaxChars = config.QHORUS_SEARCH_QUERY_MAX_CHARS;
-    this.limitDefault = config.QHORUS_SEARCH_LIMIT_DEFAULT;
-    this.limitMax = config.QHORUS_SEARCH_LIMIT_MAX;
-    this.snippetMaxChars = config.QHORUS_SEARCH_SNIPPET_MAX_CHARS;
-    this.reindexBatch = config.QHORUS_SEARCH_REINDEX_BATCH;
-  }
-}
+  reindexBatch: config.QHORUS_SEARCH_REINDEX_BATCH,
+})) {}

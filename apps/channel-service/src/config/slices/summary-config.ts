@@ -1,30 +1,19 @@
-import { AppConfig } from '../app-config';
+import { configSlice } from '../config-slice';
 
 /** summary/: summary jobs (a channel's slot, a closed thread), the sweep that finds due channels, and the history. */
-export class SummaryConfig {
+export class SummaryConfig extends configSlice((config) => ({
   /** Messages a summariser reads per step. */
-  readonly chunkSize: number;
+  chunkSize: config.QHORUS_SUMMARY_CHUNK_SIZE,
   /** One summariser call's bound, and how long an aborted call is waited for to end. */
-  readonly callTimeoutMs: number;
-  readonly abortGraceMs: number;
+  callTimeoutMs: config.QHORUS_SUMMARY_TIMEOUT_MS,
+  abortGraceMs: config.QHORUS_SUMMARY_ABORT_GRACE_MS,
   /** Summary versions kept per channel. */
-  readonly historyKeep: number;
+  historyKeep: config.QHORUS_SUMMARY_HISTORY_KEEP,
   /** How long a channel whose summary job failed is left alone by the triggers (AppConfig.summaryFailureBackoffMs). */
-  readonly failureBackoffMs: number;
+  failureBackoffMs: config.summaryFailureBackoffMs,
   /** The sweep's period, and the most due channels one round enqueues. */
-  readonly sweepIntervalMs: number;
-  readonly sweepBatch: number;
+  sweepIntervalMs: config.QHORUS_SWEEP_INTERVAL_MS,
+  sweepBatch: config.QHORUS_SWEEP_BATCH,
   /** Whether this process runs the jobs and the sweep. */
-  readonly runsWorker: boolean;
-
-  constructor(config: AppConfig) {
-    this.chunkSize = config.QHORUS_SUMMARY_CHUNK_SIZE;
-    this.callTimeoutMs = config.QHORUS_SUMMARY_TIMEOUT_MS;
-    this.abortGraceMs = config.QHORUS_SUMMARY_ABORT_GRACE_MS;
-    this.historyKeep = config.QHORUS_SUMMARY_HISTORY_KEEP;
-    this.failureBackoffMs = config.summaryFailureBackoffMs;
-    this.sweepIntervalMs = config.QHORUS_SWEEP_INTERVAL_MS;
-    this.sweepBatch = config.QHORUS_SWEEP_BATCH;
-    this.runsWorker = config.runsWorker;
-  }
-}
+  runsWorker: config.runsWorker,
+})) {}

@@ -1,29 +1,18 @@
-import { AppConfig } from '../app-config';
+import { configSlice } from '../config-slice';
 
 /** summary/queue/: the job queue, BullMQ on Redis or in process. */
-export class SummaryQueueConfig {
+export class SummaryQueueConfig extends configSlice((config) => ({
   /** No Redis: the in-process queue; else BullMQ on `redisUrl`. */
-  readonly inProcess: boolean;
-  readonly redisUrl: string | undefined;
-  readonly prefix: string;
+  inProcess: config.inProcessQueue,
+  redisUrl: config.REDIS_URL,
+  prefix: config.QHORUS_QUEUE_PREFIX,
   /** Attempts per job, with the backoff between them. */
-  readonly retry: { readonly attempts: number; readonly backoffMs: number };
+  retry: { attempts: config.QHORUS_JOB_ATTEMPTS, backoffMs: config.QHORUS_JOB_BACKOFF_MS },
   /** Jobs run at once per worker process. */
-  readonly concurrency: number;
+  concurrency: config.QHORUS_WORKER_CONCURRENCY,
   /** BullMQ's lock per running job, and how often stalled jobs are taken back. */
-  readonly lockMs: number;
-  readonly stalledCheckMs: number;
+  lockMs: config.QHORUS_JOB_LOCK_MS,
+  stalledCheckMs: config.QHORUS_JOB_STALLED_CHECK_MS,
   /** How long shutdown waits for running jobs. */
-  readonly shutdownTimeoutMs: number;
-
-  constructor(config: AppConfig) {
-    this.inProcess = config.inProcessQueue;
-    this.redisUrl = config.REDIS_URL;
-    this.prefix = config.QHORUS_QUEUE_PREFIX;
-    this.retry = { attempts: config.QHORUS_JOB_ATTEMPTS, backoffMs: config.QHORUS_JOB_BACKOFF_MS };
-    this.concurrency = config.QHORUS_WORKER_CONCURRENCY;
-    this.lockMs = config.QHORUS_JOB_LOCK_MS;
-    this.stalledCheckMs = config.QHORUS_JOB_STALLED_CHECK_MS;
-    this.shutdownTimeoutMs = config.QHORUS_SHUTDOWN_TIMEOUT_MS;
-  }
-}
+  shutdownTimeoutMs: config.QHORUS_SHUTDOWN_TIMEOUT_MS,
+})) {}

@@ -1,13 +1,8 @@
-import { AppConfig } from '../app-config';
+import { configSlice } from '../config-slice';
 
 /** threads/: the bounds of the thread index's reads and of the inbox wait. */
-export class ThreadsConfig {
+export class ThreadsConfig extends configSlice((config) => ({
   /** Threads a list answers when it names no `limit`. */
-  readonly pageLimitDefault: number;
-  readonly longPollMaxMs: number;
-
-  constructor(config: AppConfig) {
-    this.pageLimitDefault = config.QHORUS_PAGE_LIMIT_DEFAULT;
-    this.longPollMaxMs = config.QHORUS_LONG_POLL_MAX_MS;
-  }
-}
+  pageLimitDefault: config.QHORUS_PAGE_LIMIT_DEFAULT,
+  longPollMaxMs: config.QHORUS_LONG_POLL_MAX_MS,
+})) {}
