@@ -31,7 +31,7 @@ const SERVICE_SRC = join(dist.DIST, 'apps/channel-service/src');
 
 /** Each switch replaces one feature by a no-op before the app is built. */
 const SWITCHES = {
-  ratelimit: () => (require(join(SERVICE_SRC, 'rate-limit/rate-limit.guard.js')).RateLimitGuard.prototype.canActivate = () => true),
+  ratelimit: () => (require(join(SERVICE_SRC, 'auth/rate-limit.guard.js')).RateLimitGuard.prototype.canActivate = () => true),
   reqlog: () => (require(join(SERVICE_SRC, 'logging/request-log.js')).registerRequestLog = () => {}),
   reqid: () => (require(join(SERVICE_SRC, 'logging/request-id.js')).echoRequestId = (_request, _reply, done) => done()),
   textrule: () => (require(join(SERVICE_SRC, 'common/request-hardening.js')).registerRequestRules = () => {}),

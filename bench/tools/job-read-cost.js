@@ -22,7 +22,7 @@ function repeatedShapeSql() {
   const entity = (path) => require(join(dist.DIST, 'apps/channel-service/src', path));
   const { CHANNEL_COLUMNS } = entity('channels/channel.entity.js');
   const { SLOT_COLUMNS } = entity('summary/channel-summary.entity.js');
-  const { MESSAGE_COLUMNS } = entity('messages/message.entity.js');
+  const { MESSAGE_COLUMNS } = entity('message-store/message.entity.js');
   const { columnNames, qualifiedColumns } = entity('database/column-list.js');
   const channel = qualifiedColumns('c', CHANNEL_COLUMNS);
   const chunk = columnNames(MESSAGE_COLUMNS).map((c) => `m.${c} AS m_${c}`).join(', ');
