@@ -1,10 +1,11 @@
 /**
  * The thread rules (DESIGN §2) as the thread index migration applies them, FROZEN when it was
- * written: migrations import nothing of ours (docs/architecture.md), so this is a copy of
- * `transitionTableJson` (apps/channel-service/src/threads/thread-transitions.ts, computed from
- * `applyThreadRule`). For each message type, the thread state before it (`status|type`, `|` for no
- * thread) maps to the state after it: `s` status, `y` type, `o` keep the owner or take the target,
- * `open`/`close` whether it opened or closed the thread. The unit test
+ * written: migrations import nothing of ours (docs/architecture.md), so this is a copy of the
+ * thread rules as the post statement looks them up (`groupTransitionTable` in
+ * apps/channel-service/src/threads/thread-transitions.ts, computed from `applyThreadRule`). For
+ * each message type, the thread state before it (`status|type`, `|` for no thread) maps to the
+ * state after it: `s` status, `y` type, `o` keep the owner or take the target, `open`/`close`
+ * whether it opened or closed the thread. The unit test
  * apps/channel-service/test/threads/thread-transitions.spec.ts checks it still equals the rules.
  */
 export interface FrozenThreadTransition {

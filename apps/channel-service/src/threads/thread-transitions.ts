@@ -16,8 +16,8 @@ export function transitionKey(state: Pick<ThreadState, 'status' | 'type'> | null
   return state ? `${state.status}|${state.type}` : '|';
 }
 
+/** Stands in for the current owner: the rules keep it or replace it, whoever it is. */
 const OWNER = '\u0000owner';
-const TARGET = '\u0000target';
 
 /** Every state a thread can be in: none, or each status with each type that opens threads. */
 export const PRIOR_STATES: readonly (ThreadState | null)[] = [
@@ -77,31 +77,4 @@ export function groupTransitionTable(messages: readonly GroupMessage[]): Record<
     };
   }
   return table;
-}
-
-/** One message type's transitions, as the thread index migration (1765600000000) froze them to backfill with. */
-export interface ThreadTransition {
-  /** Status after the message; null: still no thread. */
-  s: ThreadStatus | null;
-  /** Thread type after the message; null: still no thread. */
-  y: MessageType | null;
-  /** `keep` the current owner, or take the message's `target`. */
-  o: 'keep' | 'target';
-  /** The message opened or reopened the thread (it becomes opener and opened seq). */
-  open: boolean;
-  /** The message closed the thread (its seq becomes the closed seq). */
-  close: boolean;
-}
-
-/**
- * The per-type table the migration's frozen copy is checked against (thread-transitions.spec):
- * the folded table of a thread's one message, read back into the migration's form.
- */
-export function transitionTableJson(type: MessageType): string {
-  const table: Record<string, ThreadTransition> = {};
-  for (const [key, t] of Object.entries(groupTransitionTable([{ type, target: TARGET, ord: 0 }]))) {
-    if (t.o === 'set' && t.s !== null && t.owner !== TARGET) throw new Error(`thread rules gave an owner that is neither the current owner nor the target (${type})`);
-    table[key] = { s: t.s, y: t.y, o: t.owner === TARGET ? 'target' : 'keep', open: t.open !== null, close: typeof t.close === 'number' };
-  }
-  return JSON.stringify(table);
 }

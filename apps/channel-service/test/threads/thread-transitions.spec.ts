@@ -1,6 +1,32 @@
-import { applyThreadRule, MESSAGE_TYPES, MessageType, THREAD_OPENING_TYPES, THREAD_STATUSES, ThreadState } from '@qhorus/api';
+import { applyThreadRule, MESSAGE_TYPES, MessageType, THREAD_OPENING_TYPES, THREAD_STATUSES, ThreadState, ThreadStatus } from '@qhorus/api';
 import { THREAD_RULES_AT_1765600000000 } from '../../../../migrations/1765600000000-thread-rules';
-import { ThreadTransition, transitionKey, transitionTableJson } from '../../src/threads/thread-transitions';
+import { groupTransitionTable, transitionKey } from '../../src/threads/thread-transitions';
+
+/** One message type's transitions in the form the thread index migration (1765600000000) froze them. */
+interface ThreadTransition {
+  /** Status after the message; null: still no thread. */
+  s: ThreadStatus | null;
+  /** Thread type after the message; null: still no thread. */
+  y: MessageType | null;
+  /** `keep` the current owner, or take the message's `target`. */
+  o: 'keep' | 'target';
+  /** The message opened or reopened the thread; the message closed it. */
+  open: boolean;
+  close: boolean;
+}
+
+/** Stands in for a message's target, so the table says whether the owner becomes it. */
+const TARGET = '\u0000target';
+
+/** The folded table the post statement looks up (threads/thread-upsert.ts) for a thread's one message, in the migration's form. */
+function transitionTableJson(type: MessageType): string {
+  const table: Record<string, ThreadTransition> = {};
+  for (const [key, t] of Object.entries(groupTransitionTable([{ type, target: TARGET, ord: 0 }]))) {
+    if (t.o === 'set' && t.s !== null && t.owner !== TARGET) throw new Error(`thread rules gave an owner that is neither the current owner nor the target (${type})`);
+    table[key] = { s: t.s, y: t.y, o: t.owner === TARGET ? 'target' : 'keep', open: t.open !== null, close: typeof t.close === 'number' };
+  }
+  return JSON.stringify(table);
+}
 
 /** What the post statement does with a thread's one message (the folded table, threads/thread-upsert.ts). */
 function applyLikeSql(prior: ThreadState | null, message: { type: MessageType; target: string | null }): ThreadState | null {
