@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Message, MessageType, ModelCallMeter, SummaryResult } from '@qhorus/api';
-import { CONTENT_SUMMARISER, SummariserRegistry } from '@qhorus/blocks-channel-summary';
+import { assertValidSummary, CONTENT_SUMMARISER, SummariserRegistry } from '@qhorus/blocks-channel-summary';
 import {
   ANNOTATION_TIER_FALLBACK,
   ContentSummariser,
@@ -127,10 +127,10 @@ export class ClosedThreadSummariser {
         const previous = read.result;
         read.result = await callSummariser(
           (signal) => new ContentSummariserToSummariser(summariser, { preamble: channel.description, signal, modelCalls }).summarise(events, previous),
-          channel.summariser,
           `thread summariser '${channel.summariser}'`,
           this.config,
         );
+        assertValidSummary(read.result, channel.summariser); // blank text or a non-string annotation fails the job, naming the summariser
         if (read.count === 0) read.first = chunk[0].seq;
         read.count += chunk.length;
         read.last = chunk[chunk.length - 1].seq;

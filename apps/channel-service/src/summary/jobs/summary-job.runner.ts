@@ -99,9 +99,9 @@ export class SummaryJobRunner {
     return dueAgain;
   }
 
-  /** One step of the channel's strategy (its answer checked by callSummariser). */
+  /** One step of the channel's strategy (`update` checks its answer). */
   private summarise(hook: ChannelSummariser, step: SummaryUpdateContext, summariser: string): Promise<SummaryResult> {
-    return callSummariser((signal) => hook.update({ ...step, signal }), summariser, `summariser '${summariser}'`, this.config);
+    return callSummariser((signal) => hook.update({ ...step, signal }), `summariser '${summariser}'`, this.config);
   }
 
   /** For metrics: one event per job, whatever its outcome. */
