@@ -7,6 +7,7 @@ import { FakeOpenAi, openAiPrompt, startFakeOpenAi } from '../libs/blocks-summar
 import { ApiClient, waitFor } from './support/http';
 import { getSummary, postMany, waitForQuietSummary, waitForSummary } from './support/channel-helpers';
 import { FAKE_MODEL_PROVIDERS, FakeModelServer } from './support/fake-model-providers';
+import { parsePrometheusText, sampleValue } from './support/prometheus-text';
 import { startTestApp, TestApp } from './support/test-app';
 
 /** Far above any backlog here: summaries run only when a test asks (refresh). */
@@ -89,6 +90,31 @@ describe.each(FAKE_MODEL_PROVIDERS)('tiered and LLM summaries against a fake $na
     const regrouped = await summariseBatch('tiers', dave, 20, 'dave checks');
     expect(regrouped.annotations).toMatchObject({ tier: 'grouped', itemCount: '20' });
     expect(participants(regrouped)).toEqual(['alice', 'bob', 'carol', 'dave']);
+  });
+
+  it('a closed thread on an llm channel is summarised by the model through the provider: the thread in the prompt, provider and model annotated, its tokens accounted', async () => {
+    behaviour = answers('Thread: alice asked who deploys tonight; bob does, at 22:00.');
+    expect((await alice.post('/api/v1/channels', { name: 'llm-threads', summariser: 'llm', summaryThreshold: MANUAL_ONLY, description: 'Deploy desk' })).status).toBe(201);
+    const requestsBefore = fake.requests.length;
+    await alice.post('/api/v1/channels/llm-threads/messages', { type: 'QUERY', correlationId: 'deploy-1', content: 'who deploys tonight?' });
+    await bob.post('/api/v1/channels/llm-threads/messages', { type: 'RESPONSE', correlationId: 'deploy-1', content: 'I do, at 22:00' });
+    const summary = await waitFor(async () => {
+      const res = await alice.get('/api/v1/channels/llm-threads/threads/deploy-1/summary');
+      return res.status === 200 ? res.body : null;
+    }, 'the thread summary');
+    const calls = fake.requests.slice(requestsBefore);
+    expect(calls).toHaveLength(1);
+    expect(summary).toMatchObject({ text: 'Thread: alice asked who deploys tonight; bob does, at 22:00.', messageCount: 2, closedBy: 'RESPONSE' });
+    expect(summary.annotations).toMatchObject({ tier: 'synthesised', provider: provider.name, model: calls[0].body.model, itemCount: '2' });
+    const prompt = provider.promptOf(calls[0]);
+    expect(prompt).toContain('Deploy desk');
+    expect(prompt).toContain('who deploys tonight?');
+    expect(prompt).toContain('I do, at 22:00');
+    // Accounted as the channel's model use, with the tokens the provider reported (10 in, 5 out).
+    const samples = parsePrometheusText((await t.admin.get('/metrics')).body);
+    expect(sampleValue(samples, 'qhorus_model_calls_total', { strategy: 'llm', channel: 'llm-threads' })).toBe(1);
+    expect(sampleValue(samples, 'qhorus_model_tokens_total', { strategy: 'llm', channel: 'llm-threads', kind: 'input' })).toBe(10);
+    expect(sampleValue(samples, 'qhorus_model_tokens_total', { strategy: 'llm', channel: 'llm-threads', kind: 'output' })).toBe(5);
   });
 
   describe('when the model fails, no channel gets a blank summary, a stale state or loses its previous one', () => {
