@@ -253,30 +253,47 @@ describe('a plain llm channel without an API key (none configured, or removed si
 });
 
 describe("a domain team's own summariser on a local OpenAI-compatible model, through the same port (docs/custom-summarisers.md)", () => {
+  /** What the local server says answered (Ollama reports the tag it resolved). */
+  const SERVED_MODEL = 'qwen3:8b-q4_K_M';
   let fake: FakeOpenAi;
   let t: TestApp;
   beforeAll(async () => {
-    fake = await startFakeOpenAi(() => 'Local model: one request open.');
+    fake = await startFakeOpenAi(() => replyText('Local model: one request open.', { model: SERVED_MODEL }));
     const ollama = new OpenAI({ baseURL: fake.baseURL, apiKey: 'ollama', maxRetries: 0 });
     const local = new LlmContentSummariser<Message>(new OpenAiModelClient(ollama), renderMessage, LlmSummaryMode.EDIT, { model: 'qwen3:8b', timeoutMs: 2_000 });
     // The deployment's own provider has no key: the team's model is used through its strategy alone.
-    t = await startTestApp('llm-local-strategy', { summarisers: { 'local-llm': local } });
+    t = await startTestApp('llm-local-strategy', { summarisers: { 'local-llm': local }, env: { QHORUS_MODEL_CALLS_PER_HOUR: '1', QHORUS_JOB_ATTEMPTS: '1' } });
   });
   afterAll(async () => {
     await t?.close();
     await fake?.close();
   });
 
-  it('is grounded on the channel state and annotated with its provider and model, like the built-in tier', async () => {
+  it('is grounded on the channel state and annotated with its provider and the model the server reports, like the built-in tier', async () => {
     expect((await t.admin.post('/api/v1/channels', { name: 'local', summariser: 'local-llm', summaryThreshold: MANUAL_ONLY, description: 'Edge fleet' })).status).toBe(201);
     await t.admin.post('/api/v1/channels/local/messages', { type: 'QUERY', correlationId: 'edge-1', content: 'is node 7 back?' });
     await t.admin.post('/api/v1/channels/local/summary/refresh');
     const s = await waitForSummary(t.admin, 'local', (x) => x.version === 1, 'the local model summary');
     expect(s.text).toBe('Local model: one request open.');
-    expect(s.annotations).toMatchObject({ tier: 'synthesised', provider: 'openai', model: 'qwen3:8b' });
+    expect(s.annotations).toMatchObject({ tier: 'synthesised', provider: 'openai', model: SERVED_MODEL });
     expect(JSON.parse(s.annotations.openThreads).map((o: { correlationId: string }) => o.correlationId)).toEqual(['edge-1']);
+    expect(fake.requests[0].body.model).toBe('qwen3:8b');
     const prompt = openAiPrompt(fake.requests[0]);
     expect(prompt).toContain('Channel purpose: Edge fleet');
     expect(prompt).toMatch(/Open requests \(1, newest first\):\n- .*\(corr edge-1\)/);
+  });
+
+  it("spends the channel's model budget and is accounted like llm: past the budget no call is made, and the slot stays as it was with lastError saying why", async () => {
+    const samples = parsePrometheusText((await t.admin.get('/metrics')).body);
+    expect(sampleValue(samples, 'qhorus_model_calls_total', { strategy: 'local-llm', channel: 'local' })).toBe(1);
+    expect(sampleValue(samples, 'qhorus_model_tokens_total', { strategy: 'local-llm', channel: 'local', kind: 'input' })).toBe(10);
+    expect(sampleValue(samples, 'qhorus_model_tokens_total', { strategy: 'local-llm', channel: 'local', kind: 'output' })).toBe(5);
+    const before = await getSummary(t.admin, 'local');
+    await t.admin.post('/api/v1/channels/local/messages', { type: 'RESPONSE', correlationId: 'edge-1', content: 'node 7 is back' });
+    await t.admin.post('/api/v1/channels/local/summary/refresh');
+    const refused = await waitForSummary(t.admin, 'local', (x) => x.lastError !== null, 'the refused step');
+    expect(fake.requests).toHaveLength(1);
+    expect(refused).toMatchObject({ version: before.version, text: before.text, lastError: expect.stringMatching(/model budget spent: 1 of 1 model calls this hour \(QHORUS_MODEL_CALLS_PER_HOUR\)/) });
+    expect(refused.degraded).toMatch(/QHORUS_MODEL_CALLS_PER_HOUR/);
   });
 });
