@@ -250,6 +250,18 @@ describe('a plain llm channel without an API key (none configured, or removed si
     expect(s.lastError).toBe('LLM summariser unavailable: no API key is set for the openai provider (QHORUS_LLM_API_KEY or OPENAI_API_KEY)');
     expect(s.degraded).toBe(s.lastError);
   });
+
+  it('switched to a strategy that calls no model, its next version is not degraded: the slot field and the annotations go together', async () => {
+    const before = await getSummary(t.admin, 'keyless');
+    expect(before.degraded).not.toBeNull();
+    expect((await t.admin.patch('/api/v1/channels/keyless', { summariser: 'heuristic' })).status).toBe(200);
+    await t.admin.post('/api/v1/channels/keyless/messages', { type: 'STATUS', content: 'switched to the heuristic' });
+    await t.admin.post('/api/v1/channels/keyless/summary/refresh');
+    const s = await waitForSummary(t.admin, 'keyless', (x) => x.version === before.version + 1, 'the heuristic commit');
+    expect(s.annotations).toMatchObject({ tier: 'grouped' });
+    expect(s.annotations).not.toHaveProperty('degraded');
+    expect(s).toMatchObject({ lastError: null, degraded: null, degradedAt: null });
+  });
 });
 
 describe("a domain team's own summariser on a local OpenAI-compatible model, through the same port (docs/custom-summarisers.md)", () => {
