@@ -7,6 +7,7 @@ import { FakeOpenAi, openAiPrompt, startFakeOpenAi } from '../libs/blocks-summar
 import { ApiClient, waitFor } from './support/http';
 import { getSummary, postMany, waitForQuietSummary, waitForSummary } from './support/channel-helpers';
 import { FAKE_MODEL_PROVIDERS, FakeModelServer } from './support/fake-model-providers';
+import { parsePrometheusText, sampleValue } from './support/prometheus-text';
 import { startTestApp, TestApp } from './support/test-app';
 
 /** Far above any backlog here: summaries run only when a test asks (refresh). */
@@ -89,6 +90,31 @@ describe.each(FAKE_MODEL_PROVIDERS)('tiered and LLM summaries against a fake $na
     const regrouped = await summariseBatch('tiers', dave, 20, 'dave checks');
     expect(regrouped.annotations).toMatchObject({ tier: 'grouped', itemCount: '20' });
     expect(participants(regrouped)).toEqual(['alice', 'bob', 'carol', 'dave']);
+  });
+
+  it('a closed thread on an llm channel is summarised by the model through the provider: the thread in the prompt, provider and model annotated, its tokens accounted', async () => {
+    behaviour = answers('Thread: alice asked who deploys tonight; bob does, at 22:00.');
+    expect((await alice.post('/api/v1/channels', { name: 'llm-threads', summariser: 'llm', summaryThreshold: MANUAL_ONLY, description: 'Deploy desk' })).status).toBe(201);
+    const requestsBefore = fake.requests.length;
+    await alice.post('/api/v1/channels/llm-threads/messages', { type: 'QUERY', correlationId: 'deploy-1', content: 'who deploys tonight?' });
+    await bob.post('/api/v1/channels/llm-threads/messages', { type: 'RESPONSE', correlationId: 'deploy-1', content: 'I do, at 22:00' });
+    const summary = await waitFor(async () => {
+      const res = await alice.get('/api/v1/channels/llm-threads/threads/deploy-1/summary');
+      return res.status === 200 ? res.body : null;
+    }, 'the thread summary');
+    const calls = fake.requests.slice(requestsBefore);
+    expect(calls).toHaveLength(1);
+    expect(summary).toMatchObject({ text: 'Thread: alice asked who deploys tonight; bob does, at 22:00.', messageCount: 2, closedBy: 'RESPONSE' });
+    expect(summary.annotations).toMatchObject({ tier: 'synthesised', provider: provider.name, model: calls[0].body.model, itemCount: '2' });
+    const prompt = provider.promptOf(calls[0]);
+    expect(prompt).toContain('Deploy desk');
+    expect(prompt).toContain('who deploys tonight?');
+    expect(prompt).toContain('I do, at 22:00');
+    // Accounted as the channel's model use, with the tokens the provider reported (10 in, 5 out).
+    const samples = parsePrometheusText((await t.admin.get('/metrics')).body);
+    expect(sampleValue(samples, 'qhorus_model_calls_total', { strategy: 'llm', channel: 'llm-threads' })).toBe(1);
+    expect(sampleValue(samples, 'qhorus_model_tokens_total', { strategy: 'llm', channel: 'llm-threads', kind: 'input' })).toBe(10);
+    expect(sampleValue(samples, 'qhorus_model_tokens_total', { strategy: 'llm', channel: 'llm-threads', kind: 'output' })).toBe(5);
   });
 
   describe('when the model fails, no channel gets a blank summary, a stale state or loses its previous one', () => {
@@ -224,33 +250,62 @@ describe('a plain llm channel without an API key (none configured, or removed si
     expect(s.lastError).toBe('LLM summariser unavailable: no API key is set for the openai provider (QHORUS_LLM_API_KEY or OPENAI_API_KEY)');
     expect(s.degraded).toBe(s.lastError);
   });
+
+  it('switched to a strategy that calls no model, its next version is not degraded: the slot field and the annotations go together', async () => {
+    const before = await getSummary(t.admin, 'keyless');
+    expect(before.degraded).not.toBeNull();
+    expect((await t.admin.patch('/api/v1/channels/keyless', { summariser: 'heuristic' })).status).toBe(200);
+    await t.admin.post('/api/v1/channels/keyless/messages', { type: 'STATUS', content: 'switched to the heuristic' });
+    await t.admin.post('/api/v1/channels/keyless/summary/refresh');
+    const s = await waitForSummary(t.admin, 'keyless', (x) => x.version === before.version + 1, 'the heuristic commit');
+    expect(s.annotations).toMatchObject({ tier: 'grouped' });
+    expect(s.annotations).not.toHaveProperty('degraded');
+    expect(s).toMatchObject({ lastError: null, degraded: null, degradedAt: null });
+  });
 });
 
 describe("a domain team's own summariser on a local OpenAI-compatible model, through the same port (docs/custom-summarisers.md)", () => {
+  /** What the local server says answered (Ollama reports the tag it resolved). */
+  const SERVED_MODEL = 'qwen3:8b-q4_K_M';
   let fake: FakeOpenAi;
   let t: TestApp;
   beforeAll(async () => {
-    fake = await startFakeOpenAi(() => 'Local model: one request open.');
+    fake = await startFakeOpenAi(() => replyText('Local model: one request open.', { model: SERVED_MODEL }));
     const ollama = new OpenAI({ baseURL: fake.baseURL, apiKey: 'ollama', maxRetries: 0 });
     const local = new LlmContentSummariser<Message>(new OpenAiModelClient(ollama), renderMessage, LlmSummaryMode.EDIT, { model: 'qwen3:8b', timeoutMs: 2_000 });
     // The deployment's own provider has no key: the team's model is used through its strategy alone.
-    t = await startTestApp('llm-local-strategy', { summarisers: { 'local-llm': local } });
+    t = await startTestApp('llm-local-strategy', { summarisers: { 'local-llm': local }, env: { QHORUS_MODEL_CALLS_PER_HOUR: '1', QHORUS_JOB_ATTEMPTS: '1' } });
   });
   afterAll(async () => {
     await t?.close();
     await fake?.close();
   });
 
-  it('is grounded on the channel state and annotated with its provider and model, like the built-in tier', async () => {
+  it('is grounded on the channel state and annotated with its provider and the model the server reports, like the built-in tier', async () => {
     expect((await t.admin.post('/api/v1/channels', { name: 'local', summariser: 'local-llm', summaryThreshold: MANUAL_ONLY, description: 'Edge fleet' })).status).toBe(201);
     await t.admin.post('/api/v1/channels/local/messages', { type: 'QUERY', correlationId: 'edge-1', content: 'is node 7 back?' });
     await t.admin.post('/api/v1/channels/local/summary/refresh');
     const s = await waitForSummary(t.admin, 'local', (x) => x.version === 1, 'the local model summary');
     expect(s.text).toBe('Local model: one request open.');
-    expect(s.annotations).toMatchObject({ tier: 'synthesised', provider: 'openai', model: 'qwen3:8b' });
+    expect(s.annotations).toMatchObject({ tier: 'synthesised', provider: 'openai', model: SERVED_MODEL });
     expect(JSON.parse(s.annotations.openThreads).map((o: { correlationId: string }) => o.correlationId)).toEqual(['edge-1']);
+    expect(fake.requests[0].body.model).toBe('qwen3:8b');
     const prompt = openAiPrompt(fake.requests[0]);
     expect(prompt).toContain('Channel purpose: Edge fleet');
     expect(prompt).toMatch(/Open requests \(1, newest first\):\n- .*\(corr edge-1\)/);
+  });
+
+  it("spends the channel's model budget and is accounted like llm: past the budget no call is made, and the slot stays as it was with lastError saying why", async () => {
+    const samples = parsePrometheusText((await t.admin.get('/metrics')).body);
+    expect(sampleValue(samples, 'qhorus_model_calls_total', { strategy: 'local-llm', channel: 'local' })).toBe(1);
+    expect(sampleValue(samples, 'qhorus_model_tokens_total', { strategy: 'local-llm', channel: 'local', kind: 'input' })).toBe(10);
+    expect(sampleValue(samples, 'qhorus_model_tokens_total', { strategy: 'local-llm', channel: 'local', kind: 'output' })).toBe(5);
+    const before = await getSummary(t.admin, 'local');
+    await t.admin.post('/api/v1/channels/local/messages', { type: 'RESPONSE', correlationId: 'edge-1', content: 'node 7 is back' });
+    await t.admin.post('/api/v1/channels/local/summary/refresh');
+    const refused = await waitForSummary(t.admin, 'local', (x) => x.lastError !== null, 'the refused step');
+    expect(fake.requests).toHaveLength(1);
+    expect(refused).toMatchObject({ version: before.version, text: before.text, lastError: expect.stringMatching(/model budget spent: 1 of 1 model calls this hour \(QHORUS_MODEL_CALLS_PER_HOUR\)/) });
+    expect(refused.degraded).toMatch(/QHORUS_MODEL_CALLS_PER_HOUR/);
   });
 });

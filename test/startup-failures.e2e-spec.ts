@@ -29,14 +29,14 @@ describe('a failure to start is one JSON line naming what failed, and exit code 
   it('a bad configuration value names the variable', async () => {
     const run = await runService({ PORT: 'eighty', LOG_LEVEL: 'info' });
     expect(run.code).toBe(1);
-    expect(lastJson(run.lines)).toMatchObject({ level: 'error', context: 'Config', message: expect.stringMatching(/^Invalid configuration:\n {2}PORT: .*PORT must be an integer number/) });
+    expect(lastJson(run.lines)).toMatchObject({ level: 'error', context: 'Config', message: expect.stringMatching(/^Invalid configuration: PORT: [^\n]*PORT must be an integer number$/) });
   });
 
   it.each([
-    [{ QHORUS_LLM_PROVIDER: 'gemini' }, /^Invalid configuration:\n {2}QHORUS_LLM_PROVIDER: QHORUS_LLM_PROVIDER must be one of the following values: anthropic, openai$/],
-    [{ QHORUS_LLM_PROVIDER: 'openai', QHORUS_LLM_BASE_URL: 'localhost:11434/v1' }, /^Invalid configuration:\n {2}QHORUS_LLM_BASE_URL: QHORUS_LLM_BASE_URL must be an http:\/\/ or https:\/\/ URL/],
-    [{ QHORUS_LLM_MODEL: ' ' }, /^Invalid configuration: QHORUS_LLM_MODEL is blank/],
-  ])('a bad model provider setting (%p) names it', async (env, message) => {
+    [{ QHORUS_LLM_PROVIDER: 'gemini' }, /^Invalid configuration: QHORUS_LLM_PROVIDER: QHORUS_LLM_PROVIDER must be one of the following values: anthropic, openai$/],
+    [{ QHORUS_LLM_PROVIDER: 'openai', QHORUS_LLM_BASE_URL: 'localhost:11434/v1' }, /^Invalid configuration: QHORUS_LLM_BASE_URL: QHORUS_LLM_BASE_URL must be an http:\/\/ or https:\/\/ URL \(the model API base URL\)$/],
+    [{ QHORUS_LLM_MODEL: ' ' }, /^Invalid configuration: QHORUS_LLM_MODEL is blank[^\n]*$/],
+  ])('a bad model provider setting (%p) is one line naming it', async (env, message) => {
     const run = await runService({ ...env, LOG_LEVEL: 'info' });
     expect(run.code).toBe(1);
     expect(lastJson(run.lines)).toMatchObject({ level: 'error', context: 'Config', message: expect.stringMatching(message) });

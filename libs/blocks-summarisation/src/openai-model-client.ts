@@ -6,11 +6,13 @@ import { withoutSecret } from './secret-scrub';
 export const OPENAI_PROVIDER = 'openai';
 
 /**
- * `finish_reason` values that mean "the model finished its answer". `length` (the token limit,
- * reasoning tokens included), `content_filter` and tool calls are not a summary. Some
- * OpenAI-compatible servers send no finish reason: that counts as finished.
+ * `finish_reason` values that mean "the model finished its answer": OpenAI's `stop`, and the words
+ * some OpenAI-compatible servers use for it (`eos_token`: Hugging Face TGI before 2.2, watsonx;
+ * `eos`: Together). `length` (the token limit, reasoning tokens included), `content_filter`, tool
+ * calls, `abort` (vLLM, SGLang) or any other word are not a summary. Some servers send no finish
+ * reason: that counts as finished.
  */
-export const OPENAI_ACCEPTED_FINISH_REASONS: ReadonlySet<string> = new Set(['stop']);
+export const OPENAI_ACCEPTED_FINISH_REASONS: ReadonlySet<string> = new Set(['stop', 'eos_token', 'eos']);
 
 /**
  * The Chat Completions wire format through the official `openai` SDK, so any OpenAI-compatible

@@ -11,7 +11,7 @@ export type FakeAnthropicRequest = RecordedRequest;
 
 export type FakeAnthropicReply =
   /** A normal assistant message with one text block (`text` may be blank). */
-  | { readonly kind: 'text'; readonly text: string; readonly model?: string; readonly stopReason?: string }
+  | { readonly kind: 'text'; readonly text: string; readonly model?: string; readonly stopReason?: string | null }
   /** An API error with this HTTP status, in the API's error envelope. */
   | { readonly kind: 'error'; readonly status: number; readonly errorType?: string; readonly message?: string }
   /** Never answer (until the server is closed): for timeout tests. */
@@ -41,7 +41,8 @@ const HTTP_OK = 200;
 const HTTP_NOT_FOUND = 404;
 const HTTP_INTERNAL_ERROR = 500;
 
-export const replyText = (text: string, extra: { model?: string; stopReason?: string } = {}): FakeAnthropicReply => ({
+/** `stopReason` null: the answer names none (some OpenAI-compatible servers send no finish reason). */
+export const replyText = (text: string, extra: { model?: string; stopReason?: string | null } = {}): FakeAnthropicReply => ({
   kind: 'text',
   text,
   ...extra,
@@ -85,7 +86,7 @@ export async function startFakeAnthropic(handler: FakeAnthropicHandler = () => F
               role: 'assistant',
               model: reply.model ?? request.body?.model ?? 'fake-model',
               content: [{ type: 'text', text: reply.text, citations: null }],
-              stop_reason: reply.stopReason ?? 'end_turn',
+              stop_reason: reply.stopReason === undefined ? 'end_turn' : reply.stopReason,
               stop_sequence: null,
               stop_details: null,
               container: null,

@@ -57,7 +57,7 @@ export async function startFakeOpenAi(handler: FakeOpenAiHandler = () => 'Fake s
             object: 'chat.completion',
             created: Math.floor(Date.now() / 1000),
             model: reply.model ?? request.body?.model ?? 'fake-model',
-            choices: [{ index: 0, message: { role: 'assistant', content: reply.text, refusal: null }, finish_reason: reply.stopReason ?? 'stop', logprobs: null }],
+            choices: [{ index: 0, message: { role: 'assistant', content: reply.text, refusal: null }, finish_reason: reply.stopReason === undefined ? 'stop' : reply.stopReason, logprobs: null }],
             usage: { prompt_tokens: FAKE_OPENAI_PROMPT_TOKENS, completion_tokens: FAKE_OPENAI_COMPLETION_TOKENS, total_tokens: FAKE_OPENAI_PROMPT_TOKENS + FAKE_OPENAI_COMPLETION_TOKENS },
           });
       }

@@ -114,6 +114,17 @@ describe('LlmContentSummariser over the OpenAI provider (real openai SDK against
     expect(usage).toHaveLength(1);
   });
 
+  // Compatible servers word a finished answer their own way: TGI before 2.2 `eos_token`, Together `eos`, some none at all.
+  it.each([['eos'], ['eos_token'], [null]])('accepts an answer that finished with finish_reason=%p as finished', async (finish) => {
+    const summariser = await summariserFor(() => replyText('Bob owns the deploy.', { stopReason: finish }));
+    await expect(summariser.summarise(batch, null)).resolves.toMatchObject({ text: 'Bob owns the deploy.' });
+  });
+
+  it.each([['content_filter'], ['tool_calls'], ['function_call'], ['abort']])('rejects an answer that stopped with finish_reason=%s: not a summary', async (finish) => {
+    const summariser = await summariserFor(() => replyText('Half a summ', { stopReason: finish }));
+    await expect(summariser.summarise(batch, null)).rejects.toThrow(`LLM summariser answer rejected: finish_reason=${finish} (openai, model ${MODEL}`);
+  });
+
   it('aborts a call that hangs past the timeout: the server sees the connection close', async () => {
     const summariser = await summariserFor(() => replyHang(), LlmSummaryMode.EDIT, TIMEOUT_MS);
     const started = Date.now();

@@ -1,5 +1,5 @@
 import { plainToInstance, Transform } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, MinLength, validateSync } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, MinLength, validateSync, ValidationError } from 'class-validator';
 import { DEFAULT_SUMMARY_TEXT_MAX_CHARS, SUMMARY_TEXT_MIN_CHARS } from '@qhorus/blocks-summarisation';
 import { llmModelFor, LLM_PROVIDERS, LlmProviderName, modelProviderProblem, ModelUrl } from './model-provider-config';
 import { trustProxyError } from './trust-proxy';
@@ -363,10 +363,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (env.QHORUS_LLM_MODEL !== undefined && env.QHORUS_LLM_MODEL !== '' && env.QHORUS_LLM_MODEL.trim() === '') raw.QHORUS_LLM_MODEL = env.QHORUS_LLM_MODEL;
   const config = plainToInstance(AppConfig, raw, { exposeDefaultValues: true });
   const errors = validateSync(config, { whitelist: false });
-  if (errors.length > 0) {
-    const lines = errors.map((e) => `${e.property}: ${Object.values(e.constraints ?? {}).join('; ')}`);
-    throw new ConfigValidationError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
-  }
+  if (errors.length > 0) throw new ConfigValidationError(describeInvalidSettings(errors));
   if (config.QHORUS_SEARCH_LIMIT_DEFAULT > config.QHORUS_SEARCH_LIMIT_MAX) {
     throw new ConfigValidationError('Invalid configuration: QHORUS_SEARCH_LIMIT_DEFAULT must be ≤ QHORUS_SEARCH_LIMIT_MAX');
   }
@@ -383,6 +380,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const trustProxyProblem = trustProxyError(config.QHORUS_TRUST_PROXY);
   if (trustProxyProblem) throw new ConfigValidationError(`Invalid configuration: QHORUS_TRUST_PROXY ${trustProxyProblem}`);
   return config;
+}
+
+/**
+ * One bad setting is one line (`Invalid configuration: PORT: PORT must be an integer number`);
+ * several are listed, one line each. Each leads with the setting's name.
+ */
+function describeInvalidSettings(errors: readonly ValidationError[]): string {
+  const lines = errors.map((e) => `${e.property}: ${Object.values(e.constraints ?? {}).join('; ')}`);
+  return lines.length === 1 ? `Invalid configuration: ${lines[0]}` : `Invalid configuration:\n  ${lines.join('\n  ')}`;
 }
 
 /** The webhook knobs that depend on each other, and the allow list (webhooks/). */

@@ -34,6 +34,7 @@ export interface MeteredChannel {
  */
 export class ChannelModelMeter implements ModelCallMeter {
   private readonly spans: ModelCallSpans;
+  private askedFor = false;
 
   constructor(
     private readonly channel: MeteredChannel,
@@ -46,7 +47,13 @@ export class ChannelModelMeter implements ModelCallMeter {
     this.spans = new ModelCallSpans(config.llmProvider);
   }
 
+  /** Whether a model call was asked for through this meter (let through or refused). */
+  get asked(): boolean {
+    return this.askedFor;
+  }
+
   async admit(model: string): Promise<void> {
+    this.askedFor = true;
     const { id } = this.channel;
     if (await this.usage.reserveCall(id, this.config.callsPerHour, this.config.tokensPerDay)) {
       if (this.degraded) await this.usage.clearDegraded(id);

@@ -47,9 +47,16 @@ export interface SummaryCommit {
   /**
    * Set for a degraded step (a plain `llm` channel's model failed): why. It is kept as `lastError`
    * (so the failure cooldown holds) and as `degraded`. Null for a normal step, which clears
-   * `lastError` and leaves `degraded` to the model meter (the next admitted model call clears it).
+   * `lastError` and leaves `degraded` to the model meter (the next admitted model call clears it)
+   * unless `clearDegraded`.
    */
   degraded?: string | null;
+  /**
+   * A normal step written by a strategy that calls no model (the channel was switched away from a
+   * model-backed one): `degraded`, which says why the text is not model-written though the
+   * strategy calls a model, no longer applies, and is cleared with the annotations that said it.
+   */
+  clearDegraded?: boolean;
 }
 
 /**
@@ -114,7 +121,8 @@ const COMMITTED_COLUMNS = columnNames(SLOT_COLUMNS)
 
 // The running token total at the new watermark: one indexed lookup (0 before the first message).
 // A degraded step ($9, why) keeps the failure as last_error (its time drives the cooldown) and in
-// `degraded`; a normal one clears last_error and leaves `degraded` (the model meter owns clearing it).
+// `degraded`; a normal one clears last_error and leaves `degraded` (the model meter owns clearing it),
+// unless its strategy calls no model ($10): then `degraded` no longer applies and goes too.
 // The history keeps the newest $8 versions: older ones are pruned by the same statement (the
 // DELETE sees the table as before the INSERT, so the new row is never a candidate), but never the
 // channel's base version (retention's long memory, DESIGN §10).
@@ -126,7 +134,8 @@ const COMMIT_SQL = `
         version = s.version + 1,
         updated_at = now(), updated_by = $6,
         last_error = $9::text, last_error_at = CASE WHEN $9::text IS NULL THEN NULL ELSE now() END,
-        degraded = COALESCE($9::text, s.degraded), degraded_at = CASE WHEN $9::text IS NULL THEN s.degraded_at ELSE now() END
+        degraded = CASE WHEN $9::text IS NOT NULL THEN $9::text WHEN $10::boolean THEN NULL ELSE s.degraded END,
+        degraded_at = CASE WHEN $9::text IS NOT NULL THEN now() WHEN $10::boolean THEN NULL ELSE s.degraded_at END
     WHERE s.channel_id = $1 AND s.version = $2
     RETURNING ${SLOT_COLUMNS}, s.refresh_through_seq, s.base_version
   ), due_flag AS (
@@ -225,7 +234,7 @@ export class SummaryRepository {
   async commit(c: SummaryCommit): Promise<CommittedStep> {
     const rows: (Omit<SummarySlotRow, 'text' | 'annotations'> & { due_again: boolean })[] = await this.db.query(
       COMMIT_SQL,
-      [c.channelId, c.expectedVersion, c.result.text, JSON.stringify(c.result.annotations), c.coversThroughSeq, c.updatedBy, c.coversFromSeq, c.historyKeep, c.degraded ?? null],
+      [c.channelId, c.expectedVersion, c.result.text, JSON.stringify(c.result.annotations), c.coversThroughSeq, c.updatedBy, c.coversFromSeq, c.historyKeep, c.degraded ?? null, c.clearDegraded ?? false],
     );
     if (rows.length !== 1) throw new StaleSummaryVersionError(`summary of channel ${c.channelId} is no longer at version ${c.expectedVersion}`);
     return { slot: toSlot({ ...rows[0], text: c.result.text, annotations: c.result.annotations }), dueAgain: rows[0].due_again };

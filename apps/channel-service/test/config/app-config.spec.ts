@@ -159,14 +159,21 @@ describe('loadConfig', () => {
     });
 
     it.each([
-      [{ QHORUS_LLM_PROVIDER: 'gemini' }, /^Invalid configuration:\n {2}QHORUS_LLM_PROVIDER: QHORUS_LLM_PROVIDER must be one of the following values: anthropic, openai$/],
-      [{ QHORUS_LLM_BASE_URL: 'localhost:11434/v1' }, /^Invalid configuration:\n {2}QHORUS_LLM_BASE_URL: QHORUS_LLM_BASE_URL must be an http:\/\/ or https:\/\/ URL/],
-      [{ OPENAI_BASE_URL: 'ftp://models/v1' }, /^Invalid configuration:\n {2}OPENAI_BASE_URL: OPENAI_BASE_URL must be an http:\/\/ or https:\/\/ URL/],
-      [{ ANTHROPIC_BASE_URL: 'not a url' }, /^Invalid configuration:\n {2}ANTHROPIC_BASE_URL: /],
-      [{ QHORUS_LLM_MODEL: '   ' }, /^Invalid configuration: QHORUS_LLM_MODEL is blank: name a model, or leave it unset for the provider's default$/],
-    ])('refuses %p at start-up in one message naming the setting', (env, message) => {
+      [{ QHORUS_LLM_PROVIDER: 'gemini' }, 'Invalid configuration: QHORUS_LLM_PROVIDER: QHORUS_LLM_PROVIDER must be one of the following values: anthropic, openai'],
+      [{ QHORUS_LLM_BASE_URL: 'localhost:11434/v1' }, 'Invalid configuration: QHORUS_LLM_BASE_URL: QHORUS_LLM_BASE_URL must be an http:// or https:// URL (the model API base URL)'],
+      [{ OPENAI_BASE_URL: 'ftp://models/v1' }, 'Invalid configuration: OPENAI_BASE_URL: OPENAI_BASE_URL must be an http:// or https:// URL (the model API base URL)'],
+      [{ ANTHROPIC_BASE_URL: 'not a url' }, 'Invalid configuration: ANTHROPIC_BASE_URL: ANTHROPIC_BASE_URL must be an http:// or https:// URL (the model API base URL)'],
+      [{ QHORUS_LLM_MODEL: '   ' }, "Invalid configuration: QHORUS_LLM_MODEL is blank: name a model, or leave it unset for the provider's default"],
+    ])('refuses %p at start-up in one line naming the setting', (env, message) => {
       expect(() => loadConfig(env)).toThrow(ConfigValidationError);
-      expect(() => loadConfig(env)).toThrow(message);
+      expect(() => loadConfig(env)).toThrow(new ConfigValidationError(message));
+    });
+
+    it('one bad setting is one line; several are listed one per line, each named', () => {
+      const one = () => loadConfig({ PORT: 'eighty' });
+      expect(one).toThrow(/^Invalid configuration: PORT: [^\n]*PORT must be an integer number$/);
+      const several = () => loadConfig({ PORT: 'eighty', QHORUS_LLM_PROVIDER: 'gemini' });
+      expect(several).toThrow(/^Invalid configuration:\n {2}PORT: [^\n]*PORT must be an integer number\n {2}QHORUS_LLM_PROVIDER: QHORUS_LLM_PROVIDER must be one of the following values: anthropic, openai$/);
     });
 
     it('reads an empty QHORUS_LLM_MODEL (as .env.example writes it) as unset: the provider’s default', () => {

@@ -1068,7 +1068,8 @@ export interface components {
             /**
              * @description Why the text is not model-written now though the strategy calls a model: a spent model budget
              *     (no model calls until it refills), or a plain `llm` channel's failing model (the text is then
-             *     the heuristic report of the state). Survives later commits; cleared when a model call is next let through.
+             *     the heuristic report of the state). Survives later commits; cleared when a model call is next let through,
+             *     or by the next version of a strategy that calls no model (the channel was switched away from `llm`/`tiered`).
              */
             degraded: string | null;
             /** Format: date-time */

@@ -3,6 +3,7 @@ import { EventEmitter2 } from '@nestjs/event-emitter';
 import { SummaryResult, SummaryUpdateContext } from '@qhorus/api';
 import { BUILT_IN_SUMMARISERS, ChannelSummariser, SummariserRegistry } from '@qhorus/blocks-channel-summary';
 import { SummaryConfig } from '../../config/slices/summary-config';
+import { isModelBacked } from '../../cost/summariser-cost-policy';
 import { annotateSummaryJob } from '../../telemetry/job-spans';
 import { MessageReadsRepository } from '../../message-store/message-reads.repository';
 import { previousResult, SummarySlot } from '../channel-summary.entity';
@@ -80,7 +81,9 @@ export class SummaryJobRunner {
           } else {
             result = hook.degrade(step, modelFailure);
           }
-          ({ slot, dueAgain } = await this.commitOrReload(channel.name, slot, result, batch[batch.length - 1].seq, `summariser:${channel.summariser}`, modelFailure));
+          // A strategy that calls no model (the channel was switched away from one): `degraded` no longer applies.
+          const clearDegraded = modelFailure === null && slot.degraded !== null && !isModelBacked(channel.summariser) && !modelCalls.asked;
+          ({ slot, dueAgain } = await this.commitOrReload(channel.name, slot, result, batch[batch.length - 1].seq, `summariser:${channel.summariser}`, modelFailure, clearDegraded));
           tier = result.annotations?.tier ?? tier;
           steps++;
           return slot.coversThroughSeq;
@@ -121,6 +124,7 @@ export class SummaryJobRunner {
     throughSeq: number,
     by: string,
     degraded: string | null,
+    clearDegraded: boolean,
   ): Promise<{ slot: SummarySlot; dueAgain: boolean | undefined }> {
     try {
       const { slot: committed, dueAgain } = await this.summaries.commit({
@@ -132,6 +136,7 @@ export class SummaryJobRunner {
         coversThroughSeq: throughSeq,
         updatedBy: by,
         degraded,
+        clearDegraded,
       });
       this.events.emit(
         SummaryUpdatedEvent.NAME,
