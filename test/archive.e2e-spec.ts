@@ -100,4 +100,35 @@ describe('archive', () => {
       ['channel.unarchive', 'admin'],
     ]);
   });
+  it('a redaction still reaches an archived channel: the tombstone and the rewind at once, the replay once unarchived', async () => {
+    expect((await alice.post('/api/v1/channels', { name: 'shelved-secret', summariser: 'verbatim', summaryThreshold: 1 })).status).toBe(201);
+    await alice.post('/api/v1/channels/shelved-secret/messages', { type: 'STATUS', content: 'before' });
+    const leaked = await alice.post('/api/v1/channels/shelved-secret/messages', { type: 'STATUS', content: 'the key sk-shelf-0123456789' });
+    await alice.post('/api/v1/channels/shelved-secret/messages', { type: 'STATUS', content: 'after' });
+    const summarised = async (ok: (s: { coversThroughSeq: number; text: string }) => boolean) => {
+      for (const deadline = Date.now() + 20_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 100))) {
+        const s = (await alice.get('/api/v1/channels/shelved-secret/summary')).body;
+        if (ok(s)) return s;
+      }
+      throw new Error('the summary never got there');
+    };
+    expect((await summarised((s) => s.coversThroughSeq === 3)).text).toContain('sk-shelf-0123456789');
+    expect((await alice.post('/api/v1/channels/shelved-secret/archive')).status).toBe(200);
+
+    const redacted = await alice.post(`/api/v1/channels/shelved-secret/messages/${leaked.body.seq}/redact`, { reason: 'a key was pasted' });
+    expect(redacted.status).toBe(200);
+    expect(redacted.body).toMatchObject({ content: null, redacted: { by: 'alice' } });
+    const rewound = (await alice.get('/api/v1/channels/shelved-secret/summary')).body;
+    expect(rewound.text).not.toContain('sk-shelf-0123456789');
+    expect(rewound.coversThroughSeq).toBeLessThan(leaked.body.seq);
+    const history = (await alice.get('/api/v1/channels/shelved-secret/summary/history')).body as { text: string }[];
+    expect(history.some((h) => h.text.includes('sk-shelf-0123456789'))).toBe(false);
+    await new Promise((r) => setTimeout(r, SEVERAL_SWEEPS_MS)); // archived: no replay
+    expect((await alice.get('/api/v1/channels/shelved-secret/summary')).body.coversThroughSeq).toBe(rewound.coversThroughSeq);
+
+    expect((await alice.post('/api/v1/channels/shelved-secret/unarchive')).status).toBe(200);
+    const replayed = await summarised((s) => s.coversThroughSeq === 3);
+    expect(replayed.text).toContain('[redacted]');
+    expect(replayed.text).not.toContain('sk-shelf-0123456789');
+  });
 });

@@ -56,9 +56,13 @@ describe('audit log and the summary base version', () => {
     expect(after.some((e: { channel: string }) => e.channel === 'never')).toBe(false);
   });
 
-  it('is append-only: the table refuses UPDATE and DELETE', async () => {
+  it('is append-only: the table refuses UPDATE, DELETE and TRUNCATE', async () => {
+    await audit.record({ actor: 'admin', action: AuditAction.Archive, channel: 'kept' });
+    const kept = (await t.admin.get('/api/v1/audit?limit=1000')).body.length;
     await expect(db.query(`UPDATE audit_log SET reason = 'rewritten'`)).rejects.toThrow(/append-only/);
     await expect(db.query(`DELETE FROM audit_log`)).rejects.toThrow(/append-only/);
+    await expect(db.query(`TRUNCATE audit_log`)).rejects.toThrow(/append-only/);
+    expect((await t.admin.get('/api/v1/audit?limit=1000')).body).toHaveLength(kept);
   });
 
   it('is for the admin alone (403) and refuses bad paging by name (400)', async () => {

@@ -15,6 +15,7 @@ import { DataLifecycle1765800000000 } from '../../migrations/1765800000000-data-
 import { RetentionArchive1765810000000 } from '../../migrations/1765810000000-retention-archive';
 import { Webhooks1765820000000 } from '../../migrations/1765820000000-webhooks';
 import { MessageSearch1765830000000 } from '../../migrations/1765830000000-message-search';
+import { AuditLogNoTruncate1765840000000 } from '../../migrations/1765840000000-audit-log-no-truncate';
 import { TEST_ADMIN_TOKEN } from './test-app';
 
 /**
@@ -35,6 +36,7 @@ export const MIGRATIONS = [
   RetentionArchive1765810000000,
   Webhooks1765820000000,
   MessageSearch1765830000000,
+  AuditLogNoTruncate1765840000000,
 ];
 
 /** Runs `migrations` (in one transaction) on the database at `url`: the schema as of some release, for a migration test. */

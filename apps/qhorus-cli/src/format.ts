@@ -55,7 +55,8 @@ const shellWord = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace
 export function obligationLines(items: readonly InboxItem[]): string[] {
   return items.flatMap((o) => {
     const whose = o.reason === 'owed' ? 'to you' : 'open to anyone';
-    const content = o.content.replace(/\n/g, '\n    ');
+    // A redacted request reads as its tombstone (DESIGN §10): the obligation stays, its text is gone.
+    const content = o.redacted ? paint('dim', `[redacted by ${o.redacted.by}: ${o.redacted.reason}]`) : (o.content ?? '').replace(/\n/g, '\n    ');
     const answer = CLOSING_ANSWER[o.type] ?? 'DONE';
     return [
       `[${o.channel}] #${o.seq} ${paint(TYPE_STYLES[o.type] ?? 'white', o.type)} from ${paint('bold', o.opener)}, ${whose} (corr ${o.correlationId}): ${content}`,

@@ -36,7 +36,7 @@ const CLEAR_DEGRADED_SQL = `UPDATE channel_summaries SET degraded = NULL, degrad
 
 /** The slot's last failure while it is recent: the channel's strategy is cooling down (the failure backoff of summary.repository.ts). */
 const COOLING_DOWN_SQL = `
-  SELECT last_error FROM channel_summaries
+  SELECT last_error_at FROM channel_summaries
   WHERE channel_id = $1::bigint AND last_error_at > now() - make_interval(secs => $2::double precision / 1000)`;
 
 export interface ModelUsageNow {
@@ -72,9 +72,13 @@ export class ModelUsageRepository {
     await this.db.query(CLEAR_DEGRADED_SQL, [channelId]);
   }
 
-  /** The channel summary's last error when it failed within `backoffMs`; null when it did not. */
-  async coolingDown(channelId: string, backoffMs: number): Promise<string | null> {
-    const rows: { last_error: string | null }[] = await this.db.query(COOLING_DOWN_SQL, [channelId, backoffMs]);
-    return rows.length === 0 ? null : (rows[0].last_error ?? 'an earlier failure');
+  /**
+   * When the channel summary last failed, if within `backoffMs`; null when it did not. The time,
+   * not the error's text: a summariser's message may quote the messages it read, and what is built
+   * from this (a thread summary's `tierFallback`) would keep a copy a redaction cannot reach.
+   */
+  async coolingDown(channelId: string, backoffMs: number): Promise<Date | null> {
+    const rows: { last_error_at: Date }[] = await this.db.query(COOLING_DOWN_SQL, [channelId, backoffMs]);
+    return rows.length === 0 ? null : new Date(rows[0].last_error_at);
   }
 }

@@ -33,7 +33,8 @@ export class ChannelLifecycleService {
     assertCreatorOrAdmin(channel, by, 'rebuild the summary of');
     const updatedBy = `rebuild:${by.name}`;
     const slot = await this.lifecycle.transaction(async (tx) => {
-      await this.lifecycle.lockSlot(tx, channel.id);
+      // No slot: the channel was deleted since it was read.
+      if (!(await this.lifecycle.lockSlot(tx, channel.id))) throw channelNotFound(channelName);
       const rebuilt = await this.lifecycle.rebuild(tx, channel.id, updatedBy);
       await this.lifecycle.bumpEpoch(tx, channel.id);
       await this.audit.record({ actor: by.name, action: AuditAction.RebuildSummary, channel: channel.name }, tx);

@@ -9,6 +9,15 @@ import { summaryDueFlagSql } from '../channels/summary-backlog';
  * and the post takes them (channel, then thread index), so none of them can deadlock with either.
  */
 
+/**
+ * The failure a summary job recorded goes with the versions a redaction or rebuild drops: its text
+ * is a summariser's error message, which may quote the messages that job read (a custom
+ * summariser's, a parse error's snippet of a model answer). It described a slot state that no
+ * longer exists; the replay records its own. (The rewind's refresh request already lets the replay
+ * past the failure backoff, so the time goes too.)
+ */
+const CLEAR_LAST_ERROR = 'last_error = NULL, last_error_at = NULL';
+
 /** The summary slot, locked: a job's compare-and-set waits for the operation and then loses. */
 const LOCK_SLOT_SQL = `
   SELECT s.version, s.covers_through_seq, s.base_version, b.covers_through_seq AS base_covers_through_seq
@@ -66,14 +75,18 @@ const REWIND_SQL = `
       version = s.version + 1, updated_at = now(), updated_by = $3,
       refresh_through_seq = GREATEST(s.refresh_through_seq, s.covers_through_seq),
       refresh_requested_at = now(),
-      base_version = $4::int
+      base_version = $4::int,
+      ${CLEAR_LAST_ERROR}
   FROM watermark w
   WHERE s.channel_id = $1
   RETURNING s.version, s.covers_through_seq`;
 
-/** A new slot version with the same text: a job that read the slot before loses its compare-and-set. */
+/**
+ * A new slot version with the same text: a job that read the slot before loses its compare-and-set.
+ * (Its recorded failure goes too: that job read the messages past the watermark.)
+ */
 const BUMP_SLOT_VERSION_SQL = `
-  UPDATE channel_summaries s SET version = s.version + 1, updated_at = now(), updated_by = $2
+  UPDATE channel_summaries s SET version = s.version + 1, updated_at = now(), updated_by = $2, ${CLEAR_LAST_ERROR}
   WHERE s.channel_id = $1 RETURNING s.version, s.covers_through_seq`;
 
 /**
@@ -86,7 +99,8 @@ const REBUILD_SQL = `
   SET text = '', annotations = '{}'::jsonb, covers_through_seq = 0,
       covers_through_tokens = ${tokensAt('$1', '0')},
       version = s.version + 1, updated_at = now(), updated_by = $2,
-      refresh_through_seq = c.last_seq, refresh_requested_at = now(), base_version = NULL
+      refresh_through_seq = c.last_seq, refresh_requested_at = now(), base_version = NULL,
+      ${CLEAR_LAST_ERROR}
   FROM channels c
   WHERE s.channel_id = $1 AND c.id = s.channel_id
   RETURNING s.version, s.covers_through_seq`;
@@ -97,9 +111,15 @@ const BUMP_EPOCH_SQL = `
     summary_due = ${summaryDueFlagSql('c.last_seq', 'c.summary_threshold', 's.covers_through_seq')}
   FROM channel_summaries s WHERE c.id = $1 AND s.channel_id = c.id`;
 
-/** Thread summaries written from the content go; the threads become due again (the sweep summarises the tombstoned thread). */
+/**
+ * Thread summaries written from the content go; the threads become due again (the sweep summarises
+ * the tombstoned thread), and a thread job's recorded failure (a summariser's message, which may
+ * quote the thread) goes with its backoff.
+ */
 const DROP_THREAD_SUMMARIES_SQL = `DELETE FROM thread_summaries WHERE channel_id = $1 AND correlation_id = ANY($2::text[])`;
-const THREADS_UNSUMMARISED_SQL = `UPDATE threads SET summarised_seq = NULL WHERE channel_id = $1 AND correlation_id = ANY($2::text[]) AND summarised_seq IS NOT NULL`;
+const THREADS_UNSUMMARISED_SQL = `
+  UPDATE threads SET summarised_seq = NULL, summary_error = NULL, summary_error_at = NULL
+  WHERE channel_id = $1 AND correlation_id = ANY($2::text[]) AND (summarised_seq IS NOT NULL OR summary_error IS NOT NULL)`;
 
 /** Due thread jobs of a channel about to go (so their queued jobs can be removed). */
 const THREAD_KEYS_SQL = `SELECT correlation_id FROM threads WHERE channel_id = $1 AND closed_seq IS NOT NULL AND (summarised_seq IS NULL OR summarised_seq < closed_seq)`;

@@ -12,6 +12,8 @@ import { SummaryUpdatedEvent } from '../summary/summary-updated.event';
 import { assertMayRedact } from './lifecycle-permissions';
 import { LifecycleRepository, SlotVersion } from './lifecycle.repository';
 
+const noSuchMessage = (channel: Channel, seq: number) => new NotFoundException(`Channel '${channel.name}' has no message ${seq}`);
+
 /** Who the slot's rewind is recorded as (`updatedBy`). */
 const rewoundBy = (actor: string) => `redaction:${actor}`;
 
@@ -41,12 +43,16 @@ export class RedactionService {
     this.checkReason(reason);
     const channel = await this.channels.get(channelName, by);
     const row = await this.lifecycle.findMessage(channel.id, seq);
-    if (!row) throw new NotFoundException(`Channel '${channel.name}' has no message ${seq}`);
+    if (!row) throw noSuchMessage(channel, seq);
     assertMayRedact(channel, row.sender, by);
     if (row.redacted_at !== null) return toMessage(row, channel.name);
     const [tombstone] = await this.redactInChannel(channel, [seq], reason, by.name);
-    // Redacted by someone else in between: their tombstone stands.
-    return tombstone ?? toMessage((await this.lifecycle.findMessage(channel.id, seq))!, channel.name);
+    if (tombstone) return tombstone;
+    // Redacted by someone else in between: their tombstone stands. Removed in between (a retention
+    // step, the channel's deletion): there is nothing to redact any more.
+    const now = await this.lifecycle.findMessage(channel.id, seq);
+    if (!now) throw noSuchMessage(channel, seq);
+    return toMessage(now, channel.name);
   }
 
   /**

@@ -1,4 +1,5 @@
 import { Thread } from './thread.entity';
+import type { InboxEntry } from './threads.repository';
 
 /** The JSON of one thread of the index (`GET /channels/{name}/threads`). */
 export function threadView(channel: string, t: Thread) {
@@ -24,9 +25,13 @@ const MS_PER_SECOND = 1000;
 /** Why an open thread is in the caller's inbox. */
 export type InboxReason = 'owed' | 'untargeted';
 
-/** One obligation in `GET /inbox`: the request (the message that opened or reopened the thread) and how long it has waited. */
-export function inboxItemView(t: Thread & { channel: string; content: string }, caller: string, now: Date) {
-  return {
+/**
+ * One obligation in `GET /inbox`: the request (the message that opened or reopened the thread) and
+ * how long it has waited. A redacted request reads as a tombstone does: `content: null` and
+ * `redacted: {at, by, reason}` (present then only).
+ */
+export function inboxItemView(t: InboxEntry, caller: string, now: Date) {
+  const item = {
     channel: t.channel,
     seq: t.openedSeq,
     correlationId: t.correlationId,
@@ -38,6 +43,7 @@ export function inboxItemView(t: Thread & { channel: string; content: string }, 
     openedAt: t.openedAt,
     ageSeconds: Math.max(0, Math.floor((now.getTime() - t.openedAt.getTime()) / MS_PER_SECOND)),
   };
+  return t.redaction === null ? item : { ...item, redacted: t.redaction };
 }
 
 export type InboxItemView = ReturnType<typeof inboxItemView>;

@@ -8,8 +8,15 @@ import { qualifiedColumns } from '../database/column-list';
 /** An inbox entry: an open thread the caller owes, or an untargeted open request from someone else. */
 export interface InboxRow extends ThreadRow {
   channel: string;
-  content: string;
+  /** The request's text; null when it was redacted (DESIGN §10). */
+  content: string | null;
+  redacted_at: Date | null;
+  redacted_by: string | null;
+  redaction_reason: string | null;
 }
+
+/** An inbox entry as the service reads it: the thread, its channel, and the request's text or its redaction. */
+export type InboxEntry = Thread & { channel: string; content: string | null; redaction: { at: Date; by: string; reason: string } | null };
 
 const PREFIXED_COLUMNS = qualifiedColumns('t', THREAD_COLUMNS);
 const CLOSED_LIST = CLOSED_THREAD_STATUSES.map((s) => `'${s}'`).join(', ');
@@ -34,7 +41,7 @@ const FIND_SQL = `SELECT ${THREAD_COLUMNS} FROM threads WHERE channel_id = $1 AN
 const OWED = `status = 'open' AND owner IS NOT NULL AND owner = $1 AND channel_id = ANY($2::bigint[])`;
 const UNTARGETED = `status = 'open' AND owner IS NULL AND opener <> $1 AND channel_id = ANY($2::bigint[])`;
 const INBOX_SQL = `
-  SELECT ${PREFIXED_COLUMNS}, c.name AS channel, m.content,
+  SELECT ${PREFIXED_COLUMNS}, c.name AS channel, m.content, m.redacted_at, m.redacted_by, m.redaction_reason,
          (SELECT count(*) FROM threads WHERE ${OWED}) + (SELECT count(*) FROM threads WHERE ${UNTARGETED}) AS total FROM (
     (SELECT * FROM threads WHERE ${OWED} ORDER BY opened_at LIMIT $3)
     UNION ALL
@@ -113,10 +120,18 @@ export class ThreadsRepository {
   }
 
   /** Open obligations of `agent` in the given channels, oldest first, at most `limit`; `total`: how many there are in all. */
-  async inbox(agent: string, channelIds: string[], limit: number): Promise<{ items: (Thread & { channel: string; content: string })[]; total: number }> {
+  async inbox(agent: string, channelIds: string[], limit: number): Promise<{ items: InboxEntry[]; total: number }> {
     if (channelIds.length === 0) return { items: [], total: 0 };
     const rows: (InboxRow & { total: string })[] = await this.db.query(INBOX_SQL, [agent, channelIds, limit]);
-    return { items: rows.map((r) => ({ ...toThread(r), channel: r.channel, content: r.content })), total: rows.length > 0 ? Number(rows[0].total) : 0 };
+    return {
+      items: rows.map((r) => ({
+        ...toThread(r),
+        channel: r.channel,
+        content: r.redacted_at === null ? r.content : null,
+        redaction: r.redacted_at === null ? null : { at: r.redacted_at, by: r.redacted_by ?? '', reason: r.redaction_reason ?? '' },
+      })),
+      total: rows.length > 0 ? Number(rows[0].total) : 0,
+    };
   }
 
   /** Closed threads without a summary of their last close (skipping recent failures), oldest close first. */

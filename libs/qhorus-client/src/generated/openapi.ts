@@ -799,7 +799,8 @@ export interface components {
         InboxItemResponse: {
             ageSeconds: number;
             channel: string;
-            content: string;
+            /** @description The request; null when it was redacted */
+            content: string | null;
             correlationId: string;
             /** Format: date-time */
             openedAt: string;
@@ -810,6 +811,8 @@ export interface components {
              * @enum {string}
              */
             reason: "owed" | "untargeted";
+            /** @description Present when the request was redacted (a tombstone) only */
+            redacted?: components["schemas"]["RedactionResponse"];
             /** @description The message that opened (or reopened) the thread. */
             seq: number;
             type: components["schemas"]["MessageType"];

@@ -93,7 +93,8 @@ export class ClosedThreadSummariser {
     if (strategy === this.fallback) return this.summariseWith(strategy, undefined, channel, correlationId, closedSeq);
     const coolingDown = await this.modelUsage.coolingDown(channel.id, this.config.failureBackoffMs);
     if (coolingDown !== null) {
-      return this.summariseWithFallback(`the channel's summariser is cooling down after a failure: ${coolingDown}`, channel, correlationId, closedSeq);
+      const why = `the channel's summariser is cooling down after a failure: failed at ${coolingDown.toISOString()} (the channel summary's lastError says why)`;
+      return this.summariseWithFallback(why, channel, correlationId, closedSeq);
     }
     const modelCalls = this.meters.meterFor(channel, false);
     try {

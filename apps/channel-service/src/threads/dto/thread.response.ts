@@ -1,6 +1,6 @@
 import { MessageType, THREAD_STATUSES, ThreadStatus } from '@qhorus/api';
 import { ApiProperty } from '@nestjs/swagger';
-import { MessageResponse } from '../../message-store/dto/message.response';
+import { MessageResponse, RedactionResponse } from '../../message-store/dto/message.response';
 import { ThreadSummaryResponse } from './thread-summary.response';
 
 /** One thread of the durable thread index. */
@@ -44,7 +44,10 @@ export class InboxItemResponse {
   owner: string | null;
   @ApiProperty({ enum: ['owed', 'untargeted'], description: 'owed: targeted at (or handed to) the caller; untargeted: an open request from another agent' })
   reason: 'owed' | 'untargeted';
-  content: string;
+  @ApiProperty({ type: String, nullable: true, description: 'The request; null when it was redacted' })
+  content: string | null;
   openedAt: Date;
   ageSeconds: number;
+  @ApiProperty({ type: () => RedactionResponse, required: false, description: 'Present when the request was redacted (a tombstone) only' })
+  redacted?: RedactionResponse;
 }
