@@ -14,6 +14,11 @@ const LONG_POLL_MAX_MS = 300;
  * unknown method, bad params) with 200 and the error in the body, so only "documented, never 5xx" holds.
  */
 const JSON_RPC_OPERATIONS = new Set(['McpController_handle']);
+/**
+ * A 400 that says a value is too large or too long. For a request the document accepts, that is
+ * a bound the document does not state (the service checks it, the document should say it).
+ */
+const SIZE_BOUND = /at most|greater than|shorter than|longer than|too (long|large|big)|maximum/i;
 
 interface Case {
   op: string;
@@ -24,6 +29,8 @@ interface Case {
   what: string;
   /** Why the document refuses this request ([]: it accepts it). */
   refusedBy: string[];
+  /** The field this case varies states that other fields decide on it too (x-depends-on): a 400 may come from them. */
+  dependent?: boolean;
 }
 
 const show = (v: unknown): string => {
@@ -54,7 +61,7 @@ function casesOf(doc: OpenApiDoc, pathValues: Record<string, string>): Case[] {
         for (const [name, property] of Object.entries<Schema>(bodySchema.properties ?? {})) {
           for (const value of boundaryValues(doc, property)) {
             const body = { ...base, [name]: value };
-            push(`body.${name} = ${show(value)}`, { body: JSON.stringify(body), refusedBy: docProblems(doc, bodySchema, body) });
+            push(`body.${name} = ${show(value)}`, { body: JSON.stringify(body), refusedBy: docProblems(doc, bodySchema, body), dependent: property[DEPENDS_ON] !== undefined });
           }
           if (!property[DEPENDS_ON] && (bodySchema.required ?? []).includes(name)) {
             const body = { ...base, [name]: undefined };
@@ -66,7 +73,11 @@ function casesOf(doc: OpenApiDoc, pathValues: Record<string, string>): Case[] {
       push('an unknown query parameter', { path: `${path}?notAParameter=1`, refusedBy: Object.keys(querySchema.properties).length > 0 ? ['not a parameter'] : [] });
       for (const p of params.filter((x) => x.in === 'query')) {
         for (const text of boundaryTexts(doc, p.schema)) {
-          push(`query ${p.name}=${show(text)}`, { path: `${path}?${encodeURIComponent(p.name)}=${encodeURIComponent(text)}`, refusedBy: docProblems(doc, querySchema, { [p.name]: fromQueryText(doc, p.schema, text) }) });
+          push(`query ${p.name}=${show(text)}`, {
+            path: `${path}?${encodeURIComponent(p.name)}=${encodeURIComponent(text)}`,
+            refusedBy: docProblems(doc, querySchema, { [p.name]: fromQueryText(doc, p.schema, text) }),
+            dependent: p.schema?.[DEPENDS_ON] !== undefined,
+          });
         }
       }
       for (const p of params.filter((x) => x.in === 'header' && !x.required && x.schema?.maxLength !== undefined)) {
@@ -150,6 +161,7 @@ describe('OpenAPI boundaries: every operation answers what its document says', (
       if (answer.status >= 500) failures.push(`${what} → ${detail}`);
       else if (!documented.includes(answer.status)) failures.push(`${what} → ${detail}: not a documented status (${documented.join(', ')})`);
       else if (c.refusedBy.length > 0 && answer.status !== 400 && !JSON_RPC_OPERATIONS.has(c.op)) failures.push(`${what} → ${detail}, but the document refuses it (${c.refusedBy.join('; ')})`);
+      else if (c.refusedBy.length === 0 && !c.dependent && answer.status === 400 && SIZE_BOUND.test(JSON.stringify(answer.body))) failures.push(`${what} → ${detail}: a bound the document does not state`);
       else if (answer.status < 300 && answer.contentType.startsWith(JSON_TYPE)) {
         const schema = op.responses[String(answer.status)]?.content?.[JSON_TYPE]?.schema;
         const shape = schema ? docProblems(doc, schema, answer.body) : [];
