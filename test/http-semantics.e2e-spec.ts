@@ -54,8 +54,13 @@ describe('HTTP semantics: WWW-Authenticate on 401, 405 with Allow', () => {
     expect([del.status, del.headers.get('allow')]).toEqual([405, 'GET, HEAD, POST']);
     const trace = await raw(t.baseUrl, 'TRACE', '/api/v1/channels', { authorization: 'Bearer x' });
     expect([trace.status, trace.headers.allow, trace.body.statusCode]).toEqual([405, 'GET, HEAD, POST', 405]);
+    // GET and DELETE /mcp answer 405 themselves (stateless MCP): /mcp serves POST only, whatever the method asked.
     const patchMcp = await t.admin.patch('/mcp', {});
-    expect([patchMcp.status, patchMcp.headers.get('allow')]).toEqual([405, 'DELETE, GET, HEAD, POST']);
+    expect([patchMcp.status, patchMcp.headers.get('allow')]).toEqual([405, 'POST']);
+    for (const method of ['GET', 'DELETE', 'HEAD', 'PUT']) {
+      const answer = await raw(t.baseUrl, method, '/mcp', { authorization: `Bearer ${t.admin.token}` });
+      expect({ method, status: answer.status, allow: answer.headers.allow }).toEqual({ method, status: 405, allow: 'POST' });
+    }
     const nowhere = await t.admin.put('/api/v1/nowhere', {});
     expect(nowhere.status).toBe(404);
     expect(nowhere.headers.get('allow')).toBeNull();

@@ -4485,12 +4485,6 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
             /** @description Missing, unknown or revoked bearer token (the answer carries `WWW-Authenticate: Bearer`) */
             401: {
                 headers: {
@@ -4660,12 +4654,6 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
             /** @description Missing, unknown or revoked bearer token (the answer carries `WWW-Authenticate: Bearer`) */
             401: {
                 headers: {
