@@ -98,7 +98,12 @@ async function main() {
   console.error(`Wrote ${Object.keys(files).map((f) => f.slice(root.length + 1)).join(', ')}`);
 }
 
-main().catch((err) => {
-  console.error(`client:generate failed: ${err instanceof Error ? err.message : err}`);
-  process.exit(1);
-});
+if (require.main === module) {
+  main().catch((err) => {
+    console.error(`client:generate failed: ${err instanceof Error ? err.message : err}`);
+    process.exit(1);
+  });
+}
+
+// The document the built service serves (test/openapi-responses.e2e-spec.ts compares it with the one the tests check).
+module.exports = { documentFromBuild };

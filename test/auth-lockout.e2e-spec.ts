@@ -6,6 +6,8 @@ const FAILURE_BURST = 20;
 const BOGUS = 200;
 /** The address every request claims through the trusted (loopback) proxy: one NAT, say. */
 const SHARED_ADDRESS = '203.0.113.77';
+/** How an invalid token is answered from the locked address. */
+const REFUSED = [401, 429];
 
 async function call(baseUrl: string, token: string, address = SHARED_ADDRESS): Promise<number> {
   const res = await fetch(`${baseUrl}/api/v1/channels`, { headers: { authorization: `Bearer ${token}`, 'x-forwarded-for': address } });
@@ -56,8 +58,10 @@ describe('failed authentications never lock out a valid token', () => {
     expect(await call(t.baseUrl, after.token!)).toBe(200);
     const rotated = await t.admin.post('/api/v1/agents/before-lockout/token', {});
     expect(await call(t.baseUrl, rotated.body.token)).toBe(200);
-    expect(await call(t.baseUrl, before.token!)).toBe(429); // the old token is no longer valid: it is a failure like any
     expect(lookups).not.toHaveBeenCalled(); // valid tokens were known without a query
+    // The old token is no longer valid: refused like any unknown token (429 while the address is
+    // over its limit; 401 if the failure bucket refilled a token meanwhile, at 1/s: a loaded machine).
+    expect(REFUSED).toContain(await call(t.baseUrl, before.token!));
   });
 
   it('on another instance (a restart, a scaled-out one): tokens it never saw, and one registered elsewhere after its lockout, pass', async () => {
@@ -69,7 +73,7 @@ describe('failed authentications never lock out a valid token', () => {
     const registeredElsewhere = await t.agent('registered-on-the-first');
     expect(await call(other.baseUrl, registeredElsewhere.token!)).toBe(200);
     expect((await t.admin.request('DELETE', '/api/v1/agents/registered-on-the-first')).status).toBe(200);
-    expect(await call(other.baseUrl, registeredElsewhere.token!)).toBe(429); // revoked everywhere at once
+    expect(REFUSED).toContain(await call(other.baseUrl, registeredElsewhere.token!)); // revoked everywhere at once
     expect(await call(other.baseUrl, registeredElsewhere.token!, '198.51.100.1')).toBe(401);
   });
 });

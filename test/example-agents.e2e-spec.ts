@@ -115,7 +115,9 @@ describe('examples/agents: a planner and a worker coordinate through Qhorus with
         expect(warned.mock.calls.flat().join('\n')).not.toMatch(/deprecated/);
         expect(run.agents).toHaveLength(2);
         expect(await exampleAgents()).toEqual([]);
-        expect(typeof run.channelDeleted).toBe('boolean');
+        // The channel it created is deleted again (this service has DELETE /channels/{name}).
+        expect(run.channelDeleted).toBe(true);
+        expect((await new QhorusClient({ baseUrl: t.baseUrl, token: TEST_ADMIN_TOKEN }).listChannels()).map((c) => c.name)).not.toContain(run.channel);
       } finally {
         warned.mockRestore();
       }
@@ -125,8 +127,11 @@ describe('examples/agents: a planner and a worker coordinate through Qhorus with
       const failing = await startFakeAnthropic(() => replyError(401, 'invalid x-api-key', 'authentication_error'));
       try {
         const settings = exampleSettings({ QHORUS_URL: t.baseUrl, QHORUS_ADMIN_TOKEN: TEST_ADMIN_TOKEN, ANTHROPIC_API_KEY: 'wrong', ANTHROPIC_BASE_URL: failing.baseURL });
+        const channels = async () => (await new QhorusClient({ baseUrl: t.baseUrl, token: TEST_ADMIN_TOKEN }).listChannels()).map((c) => c.name).filter((n) => n.startsWith('plan-'));
+        const before = await channels();
         await expect(runExample(settings, AbortSignal.timeout(AGENTS_DEADLINE_MS))).rejects.toThrow(/invalid x-api-key/);
         expect(await exampleAgents()).toEqual([]);
+        expect(await channels()).toEqual(before);
       } finally {
         await failing.close();
       }

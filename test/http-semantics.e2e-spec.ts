@@ -54,8 +54,13 @@ describe('HTTP semantics: WWW-Authenticate on 401, 405 with Allow', () => {
     expect([del.status, del.headers.get('allow')]).toEqual([405, 'GET, HEAD, POST']);
     const trace = await raw(t.baseUrl, 'TRACE', '/api/v1/channels', { authorization: 'Bearer x' });
     expect([trace.status, trace.headers.allow, trace.body.statusCode]).toEqual([405, 'GET, HEAD, POST', 405]);
+    // GET and DELETE /mcp answer 405 themselves (stateless MCP): /mcp serves POST only, whatever the method asked.
     const patchMcp = await t.admin.patch('/mcp', {});
-    expect([patchMcp.status, patchMcp.headers.get('allow')]).toEqual([405, 'DELETE, GET, HEAD, POST']);
+    expect([patchMcp.status, patchMcp.headers.get('allow')]).toEqual([405, 'POST']);
+    for (const method of ['GET', 'DELETE', 'HEAD', 'PUT']) {
+      const answer = await raw(t.baseUrl, method, '/mcp', { authorization: `Bearer ${t.admin.token}` });
+      expect({ method, status: answer.status, allow: answer.headers.allow }).toEqual({ method, status: 405, allow: 'POST' });
+    }
     const nowhere = await t.admin.put('/api/v1/nowhere', {});
     expect(nowhere.status).toBe(404);
     expect(nowhere.headers.get('allow')).toBeNull();
@@ -97,9 +102,9 @@ describe('/mcp refuses a Host or Origin that is not the service (DNS rebinding)'
   });
   afterAll(() => t?.close());
 
-  function mcp(headers: Record<string, string>): Promise<{ status: number; body: any }> {
+  function mcp(headers: Record<string, string>, path = '/mcp', body = LIST): Promise<{ status: number; body: any }> {
     return new Promise((resolve, reject) => {
-      const req = httpRequest(`${t.baseUrl}/mcp`, {
+      const req = httpRequest(`${t.baseUrl}${path}`, {
         method: 'POST',
         headers: { authorization: `Bearer ${t.admin.token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
       }, (res) => {
@@ -108,7 +113,7 @@ describe('/mcp refuses a Host or Origin that is not the service (DNS rebinding)'
         res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
       });
       req.on('error', reject);
-      req.end(LIST);
+      req.end(body);
     });
   }
 
@@ -119,6 +124,9 @@ describe('/mcp refuses a Host or Origin that is not the service (DNS rebinding)'
       const answer = await mcp(headers);
       expect({ headers, status: answer.status, tools: Array.isArray(answer.body.result?.tools) }).toEqual({ headers, status: 200, tools: true });
     }
+    // /mcp spelled otherwise is the same route: its errors are JSON-RPC errors there too.
+    const broken = await mcp({}, '/%6dcp', '{"jsonrpc":');
+    expect([broken.status, broken.body.jsonrpc, broken.body.error?.code]).toEqual([400, '2.0', -32700]);
   });
 
   it('refuses another Host or Origin with 403 naming it and the setting, before authenticating', async () => {
@@ -127,6 +135,11 @@ describe('/mcp refuses a Host or Origin that is not the service (DNS rebinding)'
     const page = await mcp({ origin: 'https://attacker.example' });
     expect([page.status, page.body.message]).toEqual([403, expect.stringMatching(/^Origin 'https:\/\/attacker.example' is not/)]);
     expect((await mcp({ origin: 'null' })).status).toBe(403);
+    // However the path is spelled, if it routes to /mcp it is checked (a rebinding page picks the path too).
+    for (const path of ['/%6dcp', '/%6Dcp', '/%6d%63%70?x=1']) {
+      expect({ path, status: (await mcp({ host: 'attacker.example' }, path)).status }).toEqual({ path, status: 403 });
+      expect({ path, status: (await mcp({ origin: 'https://attacker.example' }, path)).status }).toEqual({ path, status: 403 });
+    }
     // The REST API is not a browser target of this rule: only /mcp is checked.
     const rest = await raw(t.baseUrl, 'GET', '/api/v1/channels', { authorization: `Bearer ${t.admin.token}`, host: 'attacker.example' });
     expect(rest.status).toBe(200);

@@ -100,6 +100,11 @@ describe('OpenAPI contract: request schemas match the validation, a class at a t
     expect(deref(doc, routes.find((r) => r.id === 'SummaryController_override')!.body!.schema).properties.text).toMatchObject({ type: 'string', maxLength: 3000 });
   });
 
+  it('states a maximum for every page size (a larger one is refused naming it, never cut to a short page)', () => {
+    const unbounded = routes.flatMap(({ id, query }) => (query?.params ?? []).filter((p) => p.name === 'limit' && p.schema?.maximum === undefined).map(() => id));
+    expect(unbounded).toEqual([]);
+  });
+
   it('accepts a body field value exactly when the document does (boundaries, wrong types, null, unknown and missing fields)', async () => {
     const mismatches: string[] = [];
     let checked = 0;

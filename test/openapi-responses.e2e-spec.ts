@@ -1,7 +1,13 @@
+import { execFile } from 'node:child_process';
+import { resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { ensureServiceBuilt } from './support/process-harness';
 import { loadSwaggerPluginMetadata } from './support/swagger-plugin-metadata';
 import { startTestApp, TestApp } from './support/test-app';
 
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch'];
+/** A `nest build` when the build is stale, then the built app's document, on a loaded machine. */
+const BUILD_AND_DOCUMENT_TIMEOUT_MS = 300_000;
 
 /**
  * Every place under a schema (properties, items, maps, refs) that says nothing a client could
@@ -37,7 +43,7 @@ describe('OpenAPI: every route answers with a schema a client can type', () => {
   });
   afterAll(() => t?.close());
 
-  it('gives each operation at least one success (or, for /mcp GET and DELETE, a documented) answer with content, or a 204 (no content by definition)', () => {
+  it('gives each operation at least one success (or, for /mcp GET and DELETE, their 405) answer with content, or a 204 (no content by definition)', () => {
     const without: string[] = [];
     for (const [path, item] of Object.entries<any>(doc.paths)) {
       for (const method of HTTP_METHODS.filter((m) => item[m])) {
@@ -47,6 +53,32 @@ describe('OpenAPI: every route answers with a schema a client can type', () => {
     }
     expect(without).toEqual([]);
   });
+
+  it('documents no answer a route never gives: GET and DELETE /mcp answer 405 only, and no response is the scanner\'s empty default', async () => {
+    const empty: string[] = [];
+    for (const [path, item] of Object.entries<any>(doc.paths)) {
+      for (const method of HTTP_METHODS.filter((m) => item[m])) {
+        for (const [status, response] of Object.entries<any>(item[method].responses)) {
+          if (!response.description && !response.content) empty.push(`${method} ${path} ${status}`);
+        }
+      }
+    }
+    expect(empty).toEqual([]);
+    for (const method of ['get', 'delete']) {
+      const documented = Object.keys(doc.paths['/mcp'][method].responses);
+      expect({ method, success: documented.filter((s) => s.startsWith('2')) }).toEqual({ method, success: [] });
+      const answer = await t.admin.request(method.toUpperCase(), '/mcp');
+      expect(documented).toContain(String(answer.status));
+      expect(answer.status).toBe(405);
+    }
+  });
+
+  it('is the document the built service serves (what the contract tests check is what clients get)', async () => {
+    await ensureServiceBuilt();
+    const script = "require('./scripts/generate-client').documentFromBuild().then((d) => process.stdout.write(JSON.stringify(d)))";
+    const { stdout } = await promisify(execFile)(process.execPath, ['-e', script], { cwd: resolve(__dirname, '..'), maxBuffer: 64 * 1024 * 1024 });
+    expect(JSON.parse(stdout)).toEqual(doc);
+  }, BUILD_AND_DOCUMENT_TIMEOUT_MS);
 
   it('has no bare {type: "object"} anywhere in a response, at the top or nested', () => {
     const bare: string[] = [];

@@ -1,8 +1,9 @@
 import { execFile } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { LocalRegistry, startLocalRegistry } from './support/local-npm-registry';
 import { startTestApp, TestApp } from './support/test-app';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -12,20 +13,23 @@ const run = promisify(execFile);
 const ROOT = join(__dirname, '..');
 const FIXTURES = join(__dirname, 'fixtures', 'package-consumer');
 const TSC = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
-/** Packing, an npm install (from the npm cache when it has the dependencies) and three scripts on a loaded CI machine. */
+/** Packing, an npm install (its dependencies packed from node_modules as npm asks for them) and three scripts on a loaded CI machine. */
 const PACKAGES_TIMEOUT_MS = 300_000;
 
 /**
  * DESIGN §9, issue 28 item 5: the @qhorus/* packages are real packages. `npm pack` tarballs are
  * installed into a project outside the repository (a temp dir, no path aliases, no workspace
  * links) and used from there, by require, import and the type checker, against a service this
- * test started.
+ * test started. No network: the install's registry is a local one serving the packages of the
+ * repository's node_modules (the @qhorus ones withheld, so they come from the tarballs alone),
+ * with an empty npm cache and no user npm configuration.
  */
 describe('@qhorus/* packages: packed, installed outside the repository, used against a running service', () => {
   let t: TestApp;
   let work: string;
   let project: string;
   let env: NodeJS.ProcessEnv;
+  let registry: LocalRegistry;
 
   beforeAll(async () => {
     t = await startTestApp('packages');
@@ -35,14 +39,27 @@ describe('@qhorus/* packages: packed, installed outside the repository, used aga
     await run('mkdir', ['-p', project]);
     writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'qhorus-consumer', version: '1.0.0', private: true }));
     for (const file of readdirSync(FIXTURES)) copyFileSync(join(FIXTURES, file), join(project, file));
-    await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', ...tarballs], { cwd: project });
+    registry = await startLocalRegistry(join(ROOT, 'node_modules'), (name) => name.startsWith('@qhorus/'));
+    writeFileSync(join(work, 'npmrc'), '');
+    const npmEnv = { ...process.env, NODE_OPTIONS: '', npm_config_userconfig: join(work, 'npmrc'), npm_config_update_notifier: 'false' };
+    await run('npm', ['install', '--registry', registry.url, '--cache', join(work, 'npm-cache'), '--no-audit', '--no-fund', '--ignore-scripts', ...tarballs], { cwd: project, env: npmEnv });
     const agent = 'packaged-agent';
     const registered = await t.admin.post('/api/v1/agents', { name: agent });
     env = { ...process.env, NODE_OPTIONS: '', QHORUS_URL: t.baseUrl, QHORUS_TOKEN: registered.body.token, QHORUS_AGENT: agent, QHORUS_CHANNEL: 'packaged' };
   }, PACKAGES_TIMEOUT_MS);
   afterAll(async () => {
+    await registry?.close();
     if (work) rmSync(work, { recursive: true, force: true });
     await t?.close();
+  });
+
+  it('installs the @qhorus packages from the tarballs alone, their dependencies from the local registry', () => {
+    const manifest = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8'));
+    expect(Object.keys(manifest.dependencies).sort()).toEqual(['@qhorus/api', '@qhorus/blocks-channel-summary', '@qhorus/blocks-summarisation', '@qhorus/client', '@qhorus/langchain']);
+    for (const spec of Object.values<string>(manifest.dependencies)) expect(spec).toMatch(/^file:.*\.tgz$/);
+    expect(registry.requests.filter((r) => r.startsWith('GET @qhorus/') && r.endsWith('.tgz'))).toEqual([]);
+    // The declared dependencies came through the registry (so they are declared: nothing else put them there).
+    expect(registry.requests).toEqual(expect.arrayContaining(['GET openapi-fetch', 'GET eventsource-parser', 'GET @langchain/core', 'GET @nestjs/common']));
   });
 
   it('each tarball holds built JavaScript and declarations, no TypeScript source', async () => {

@@ -180,6 +180,18 @@ describe('search', () => {
     expect(JSON.stringify(missing.body.details)).toContain('"q"');
   });
 
+  it('refuses a limit above QHORUS_SEARCH_LIMIT_MAX naming the maximum (never a shorter page), as the document states', async () => {
+    const over = await search(alice, { q: 'needle', limit: 101 });
+    expect(over.body).toMatchObject({ statusCode: 400, details: [{ field: 'limit', problems: ['must be at most 100 (QHORUS_SEARCH_LIMIT_MAX)'] }] });
+    const long = await search(alice, { q: 'x'.repeat(501) });
+    expect(long.body.details).toEqual([{ field: 'q', problems: ['must be at most 500 characters (QHORUS_SEARCH_QUERY_MAX_CHARS); got 501'] }]);
+    const params = (await t.anonymous.get('/docs-json')).body.paths['/api/v1/search'].get.parameters;
+    expect(params.find((p: { name: string }) => p.name === 'limit').schema).toMatchObject({ type: 'integer', minimum: 1, maximum: 100 });
+    expect(params.find((p: { name: string }) => p.name === 'q').schema).toMatchObject({ type: 'string', maxLength: 500 });
+    const viaMcp = await callTool(mcpAlice, 'search_messages', { query: 'needle', limit: 101 });
+    expect(viaMcp).toMatchObject({ isError: true, body: { statusCode: 400, details: [{ field: 'limit', problems: ['must be at most 100 (QHORUS_SEARCH_LIMIT_MAX)'] }] } });
+  });
+
   it('refuses a cursor from another search', async () => {
     const first = await found(alice, { q: 'needle', limit: 2 });
     expect(first.nextCursor).not.toBeNull();

@@ -263,6 +263,10 @@ describe('webhooks (DESIGN §11)', () => {
       const hook = await subscribe(alice, { url: rx.url, events: ['message.posted'] });
       expect((await alice.get(`/api/v1/webhooks/${hook.id}/deliveries?limit=0`)).status).toBe(400);
       expect((await alice.get(`/api/v1/webhooks/${hook.id}/deliveries?limit=x`)).status).toBe(400);
+      // Above the attempts kept (QHORUS_WEBHOOK_LOG_KEEP, 100): a 400 naming the maximum, as the document states.
+      const over = await alice.get(`/api/v1/webhooks/${hook.id}/deliveries?limit=101`);
+      expect(over.body).toMatchObject({ statusCode: 400, details: [{ field: 'limit', problems: ['must be at most 100 (QHORUS_WEBHOOK_LOG_KEEP)'] }] });
+      expect((await alice.get(`/api/v1/webhooks/${hook.id}/deliveries?limit=100`)).status).toBe(200);
     });
   });
 });

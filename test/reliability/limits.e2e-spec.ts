@@ -116,6 +116,9 @@ describe('limits: JSON depth, body size, page size, malformed input; the default
       const over = await carol.get(`${path}?limit=${PAGE_MAX + 1}`);
       expect({ path, status: over.status, details: over.body.details }).toEqual({ path, status: 400, details: [{ field: 'limit', problems: [problem] }] });
     }
+    const audit = await t.admin.get(`/api/v1/audit?limit=${PAGE_MAX + 1}`);
+    expect({ status: audit.status, details: audit.body.details }).toEqual({ status: 400, details: [{ field: 'limit', problems: [problem] }] });
+    expect((await t.admin.get(`/api/v1/audit?limit=${PAGE_MAX}`)).status).toBe(200);
     const tail = await carol.get(`/api/v1/channels/shapes/messages?tail=${PAGE_MAX * 10}`);
     expect(tail.body).toMatchObject({ statusCode: 400, message: `Invalid request: tail ${problem}` });
   });

@@ -65,6 +65,14 @@ export function docProblems(doc: OpenApiDoc, raw: Schema | undefined, value: unk
 
 export const docAccepts = (doc: OpenApiDoc, schema: Schema | undefined, value: unknown): boolean => docProblems(doc, schema, value).length === 0;
 
+/**
+ * Probes for a number or string whose schema states no maximum: the document accepts them, so a
+ * server that refuses them as too large has a bound the document does not state. (Long enough to
+ * pass any hidden length limit the service had, short enough for a URL and the default body limit.)
+ */
+export const UNBOUNDED_PROBE_NUMBER = Number.MAX_SAFE_INTEGER;
+export const UNBOUNDED_PROBE_LENGTH = 5_000;
+
 const PATTERN_SAMPLES = ['a', 'sample-1', 'x1', 'A', '0', 'a b', ' ', '', '-x', '!', 'x'.repeat(65)];
 
 /** A string of `length` characters the pattern accepts, when one of the simple fillers does. */
@@ -111,6 +119,8 @@ export function boundaryValues(doc: OpenApiDoc, raw: Schema | undefined): unknow
       values.push('1', true, 1.5, 1.0);
       if (s.minimum !== undefined) values.push(s.minimum, s.minimum - 1);
       if (s.maximum !== undefined) values.push(s.maximum, s.maximum + 1);
+      // No maximum stated: the document accepts any size, so the server must too (an unstated bound shows here).
+      else values.push(UNBOUNDED_PROBE_NUMBER);
       break;
     case 'boolean':
       values.push('true', 1);
@@ -129,6 +139,7 @@ export function boundaryValues(doc: OpenApiDoc, raw: Schema | undefined): unknow
       values.push(1, true, [], {}, '', ' ', 'NOT_ONE_OF_THEM', ...PATTERN_SAMPLES);
       if (s.minLength !== undefined && s.minLength > 0) values.push(stringOf(s.pattern, s.minLength), stringOf(s.pattern, s.minLength - 1));
       if (s.maxLength !== undefined) values.push(stringOf(s.pattern, s.maxLength), stringOf(s.pattern, s.maxLength + 1));
+      else if (!s.enum) values.push(stringOf(s.pattern, UNBOUNDED_PROBE_LENGTH));
       if (s.not?.enum) values.push(...s.not.enum);
   }
   return values;

@@ -65,11 +65,8 @@ export class ApiErrorFilter implements ExceptionFilter {
     const body = toApiError(exception, this.logger);
     const headers = (exception as { headers?: Record<string, string> })?.headers;
     if (headers) for (const [k, v] of Object.entries(headers)) reply.header(k, v);
-    const onJsonRpcRoute = this.jsonRpcPath !== undefined && isPath(http.getRequest<{ url?: string }>()?.url, this.jsonRpcPath);
+    // The route the request matched (not its URL as sent, which may spell the path otherwise: `/%6dcp`).
+    const onJsonRpcRoute = this.jsonRpcPath !== undefined && http.getRequest<{ routeOptions?: { url?: string } }>()?.routeOptions?.url === this.jsonRpcPath;
     reply.status(body.statusCode).send((onJsonRpcRoute && jsonRpcParseError(exception, body)) || body);
   }
-}
-
-function isPath(url: string | undefined, path: string): boolean {
-  return url !== undefined && (url === path || url.startsWith(`${path}?`));
 }

@@ -2,9 +2,16 @@ import { errorBody } from './api-error.filter';
 
 const METHOD_NOT_ALLOWED = 405;
 
+/**
+ * Route config (`@RouteConfig(ANSWERS_405_ONLY)` of @nestjs/platform-fastify) of a handler that
+ * exists only to answer 405 itself (GET and DELETE /mcp): its method is not one the path serves,
+ * so it is left out of every `Allow`.
+ */
+export const ANSWERS_405_ONLY = { answers405Only: true } as const;
+
 /** The little of Fastify used here, typed structurally (see request-hardening.ts). */
 interface RouteHost {
-  addHook(name: 'onRoute', hook: (route: { url: string; method: string | string[] }) => void): unknown;
+  addHook(name: 'onRoute', hook: (route: { url: string; method: string | string[]; config?: { answers405Only?: boolean } }) => void): unknown;
   addHook(
     name: 'onRequest',
     hook: (
@@ -26,14 +33,15 @@ function pathPattern(url: string): RegExp {
  * A request whose path is served, but not with its method (`PUT /api/v1/channels`, `TRACE /mcp`),
  * is answered 405 with `Allow` listing the methods that path serves (RFC 9110 §15.5.6), in the
  * API's error shape, instead of a 404 saying the path does not exist. Paths nothing serves stay
- * 404. Wildcard routes are left out: they would make every path "served".
+ * 404. Wildcard routes are left out: they would make every path "served"; so are the methods of
+ * handlers that answer 405 themselves (ANSWERS_405_ONLY).
  */
 export function registerMethodNotAllowed(fastify: RouteHost): void {
   const routes = new Map<string, { pattern: RegExp; methods: Set<string> }>();
   fastify.addHook('onRoute', (route) => {
     if (route.url.includes('*')) return;
     const entry = routes.get(route.url) ?? { pattern: pathPattern(route.url), methods: new Set<string>() };
-    for (const method of Array.isArray(route.method) ? route.method : [route.method]) entry.methods.add(method.toUpperCase());
+    if (!route.config?.answers405Only) for (const method of Array.isArray(route.method) ? route.method : [route.method]) entry.methods.add(method.toUpperCase());
     routes.set(route.url, entry);
   });
   fastify.addHook('onRequest', (request, reply, done) => {

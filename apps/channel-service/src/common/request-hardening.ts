@@ -10,7 +10,7 @@ import { badTextException, findBadText } from './json-text';
 interface HookHost {
   addHook(
     name: 'preValidation',
-    hook: (request: { body?: unknown; query?: unknown; params?: unknown; url: string }, reply: unknown, done: (err?: Error) => void) => void,
+    hook: (request: { body?: unknown; query?: unknown; params?: unknown; routeOptions?: { url?: string } }, reply: unknown, done: (err?: Error) => void) => void,
   ): unknown;
 }
 interface ErrorReply {
@@ -26,15 +26,15 @@ interface ErrorReply {
  *   columns) touches it.
  * - Any string or key of the body, query or path that could not be stored as sent (a NUL, a
  *   lone surrogate, a key such as `toString`; see findBadText): 400 naming where it is
- *   (`messages.1.content`, `metadata.note`, `topic`), so no write starts with such a value. Not on the MCP route (`skipTextUrlPrefix`): its tools apply
+ *   (`messages.1.content`, `metadata.note`, `topic`), so no write starts with such a value. Not on the MCP route (`skipTextRoute`): its tools apply
  *   the same rule to their arguments, by argument name.
  */
-export function registerRequestRules(fastify: HookHost, maxDepth: number, skipTextUrlPrefix: string): void {
+export function registerRequestRules(fastify: HookHost, maxDepth: number, skipTextRoute: string): void {
   fastify.addHook('preValidation', (request, _reply, done) => {
     if (exceedsJsonDepth(request.body, maxDepth)) {
       return done(new BadRequestException(`Request body nests deeper than ${maxDepth} levels (QHORUS_JSON_MAX_DEPTH)`));
     }
-    if (request.url.startsWith(skipTextUrlPrefix)) return done();
+    if (request.routeOptions?.url === skipTextRoute) return done(); // the route matched, however its URL was spelled
     const bad = findBadText(request.params) ?? findBadText(request.query) ?? findBadText(request.body);
     done(bad ? badTextException(bad) : undefined);
   });

@@ -2,6 +2,8 @@ import type { OpenAPIObject, OperationObject, SchemaObject } from '@nestjs/swagg
 import { operationsOf } from './error-responses';
 
 export const MCP_OPERATION_ID = 'McpController_handle';
+/** GET and DELETE /mcp: stateless, they answer 405 and nothing else. */
+const MCP_NOT_ALLOWED_OPERATION_IDS: ReadonlySet<string> = new Set(['McpController_getNotAllowed', 'McpController_deleteNotAllowed']);
 export const JSON_RPC_REQUEST_SCHEMA = 'JsonRpcRequest';
 /** The answer's schema, from mcp/dto/json-rpc.response.ts. */
 const JSON_RPC_RESPONSE_SCHEMA = 'JsonRpcResponse';
@@ -23,9 +25,14 @@ const jsonRpcRequest: SchemaObject = {
 /**
  * POST /mcp reads its body itself (the MCP transport does), so no DTO describes it: this states
  * the JSON-RPC request it takes, that the request must accept JSON and SSE answers (406
- * otherwise), and the 202 a notification gets.
+ * otherwise), and the 202 a notification gets. GET and DELETE /mcp list their 405, no success.
  */
 export function documentMcpOperation(document: OpenAPIObject): void {
+  // `nest build`'s swagger plugin gives a handler a 200 by its return type (void here): GET and
+  // DELETE never send it.
+  for (const { operation } of operationsOf(document).filter((o) => MCP_NOT_ALLOWED_OPERATION_IDS.has(o.operation.operationId ?? ''))) {
+    for (const status of Object.keys(operation.responses).filter((s) => s.startsWith('2'))) delete operation.responses[status];
+  }
   const found = operationsOf(document).find(({ operation }) => operation.operationId === MCP_OPERATION_ID);
   if (!found) return;
   const schemas = ((document.components ??= {}).schemas ??= {});

@@ -2,6 +2,7 @@ import type { ReferenceObject, SchemaObject } from '@nestjs/swagger/dist/interfa
 import { getMetadataStorage, ValidationTypes } from 'class-validator';
 import type { ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata';
 import { configuredLimitsOf } from '../common/configured-limit';
+import { statedDependenciesOf } from '../common/depends-on';
 import { LimitSetting } from '../config/slices/request-limits-config';
 
 // class-transformer keeps @Type() in this storage and exports no typed path to it.
@@ -178,6 +179,7 @@ function deriveProperty(dto: DtoClass, property: string, rules: ValidationMetada
   const reads = new Set<string>();
   const whenUndefined = validatedWhen(property, conditions, undefined, reads);
   const whenNull = validatedWhen(property, conditions, null, reads);
+  for (const field of statedDependenciesOf(dto, property)) reads.add(field);
   if (!whenNull && schema.$ref) {
     // OpenAPI 3.0 ignores a $ref's siblings: a nullable nested object is `allOf: [$ref]` beside `nullable`.
     const ref = schema.$ref;

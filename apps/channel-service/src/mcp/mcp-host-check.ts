@@ -36,7 +36,7 @@ interface HookHost {
   addHook(
     name: 'onRequest',
     hook: (
-      request: { url: string; headers: Record<string, string | string[] | undefined> },
+      request: { routeOptions?: { url?: string }; headers: Record<string, string | string[] | undefined> },
       // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Fastify's send() is generic over the route's reply type
       reply: { code(status: number): { send(body: any): unknown } },
       done: () => void,
@@ -56,7 +56,8 @@ export function registerMcpHostCheck(fastify: HookHost, path: string, own: Reado
   if (extra.includes(ANY_HOST)) return;
   const allowed = new Set([...own, ...extra.map((h) => hostOf(h) ?? h)]);
   fastify.addHook('onRequest', (request, reply, done) => {
-    if (request.url !== path && !request.url.startsWith(`${path}?`)) return done();
+    // The route it matched, not the URL as sent: `/%6dcp` is routed to /mcp too.
+    if (request.routeOptions?.url !== path) return done();
     const host = String(request.headers.host ?? '');
     const origin = request.headers.origin;
     const refused =

@@ -1,4 +1,5 @@
 import { Controller, Delete, Get, HttpStatus, Logger, Post, Req, Res } from '@nestjs/common';
+import { RouteConfig } from '@nestjs/platform-fastify';
 import { ApiBearerAuth, ApiMethodNotAllowedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -6,6 +7,7 @@ import type { ServerResponse } from 'node:http';
 import { CurrentPrincipal } from '../auth/auth.decorators';
 import { Principal } from '../auth/principal';
 import { JSON_RPC_ERRORS, jsonRpcError, JsonRpcErrorBody } from '../common/json-rpc-error';
+import { ANSWERS_405_ONLY } from '../common/method-not-allowed';
 import { JsonRpcResponse } from './dto/json-rpc.response';
 import { invalidEnvelopeAnswer, withoutSdkPrefix } from './json-rpc-envelope';
 import { invalidParamsAnswer } from './json-rpc-params';
@@ -75,6 +77,7 @@ export class McpController {
 
   /** No standalone SSE stream in stateless mode (clients fall back to POST responses). */
   @Get()
+  @RouteConfig(ANSWERS_405_ONLY)
   @ApiMethodNotAllowedResponse({ type: JsonRpcResponse, description: 'Stateless: POST JSON-RPC requests instead' })
   getNotAllowed(@Res() reply: FastifyReply): void {
     this.methodNotAllowed(reply);
@@ -82,6 +85,7 @@ export class McpController {
 
   /** No session to delete in stateless mode. */
   @Delete()
+  @RouteConfig(ANSWERS_405_ONLY)
   @ApiMethodNotAllowedResponse({ type: JsonRpcResponse, description: 'Stateless: no session to delete' })
   deleteNotAllowed(@Res() reply: FastifyReply): void {
     this.methodNotAllowed(reply);

@@ -3,7 +3,9 @@ import { MessageType } from '@qhorus/api';
 import { Principal } from '../auth/principal';
 import { accessParams } from '../channels/channel-access';
 import { ChannelsService } from '../channels/channels.service';
+import { assertConfiguredLimits } from '../common/configured-limit';
 import { fieldProblem } from '../common/validation.pipe';
+import { RequestLimitsConfig } from '../config/slices/request-limits-config';
 import { SearchConfig } from '../config/slices/search-config';
 import { SearchQuery } from './dto/search.query';
 import { SearchResponse, SearchResultResponse } from './dto/search.response';
@@ -24,13 +26,12 @@ export class SearchService {
     private readonly channels: ChannelsService,
     private readonly repository: SearchRepository,
     private readonly config: SearchConfig,
+    private readonly limits: RequestLimitsConfig,
   ) {}
 
   async search(query: SearchQuery, by: Principal): Promise<SearchResponse> {
+    assertConfiguredLimits(query, this.limits); // q's length and limit: a 400 naming the setting, never a cut
     const q = query.q.trim();
-    if ([...q].length > this.config.queryMaxChars) {
-      throw fieldProblem('q', `must be at most ${this.config.queryMaxChars} characters (QHORUS_SEARCH_QUERY_MAX_CHARS)`);
-    }
     const types = query.type ?? null;
     const sender = query.sender ?? null;
     const includeEvents = query.includeEvents === true || (types?.includes(MessageType.EVENT) ?? false);
@@ -39,7 +40,7 @@ export class SearchService {
     await this.checkParses(q);
     // A channel filter the caller may not read is a 404, as everywhere (the same rule as every read).
     const channel = query.channel === undefined ? null : await this.channels.get(query.channel, by);
-    const limit = Math.min(query.limit ?? this.config.limitDefault, this.config.limitMax);
+    const limit = query.limit ?? this.config.limitDefault;
     // One more than the page: a next page exists only if it came back (no cursor to an empty page).
     const rows = await this.repository.search(accessParams(by), { q, types, sender, includeEvents, after, limit: limit + 1 }, channel?.id ?? null);
     const page = rows.slice(0, limit);

@@ -56,6 +56,6 @@ export class WebhooksController {
   @Get(':id/deliveries')
   @ApiOkResponse({ type: [WebhookAttemptResponse] })
   deliveries(@Param('id') id: string, @Query() query: DeliveriesQuery, @CurrentPrincipal() by: Principal): Promise<WebhookAttemptResponse[]> {
-    return this.webhooks.deliveries(id, query.limit, by);
+    return this.webhooks.deliveries(id, query, by);
   }
 }

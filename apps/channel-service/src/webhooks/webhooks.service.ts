@@ -1,10 +1,13 @@
 import { ConflictException, ForbiddenException, Injectable, NotFoundException } from '@nestjs/common';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { isAdmin, Principal } from '../auth/principal';
+import { assertConfiguredLimits } from '../common/configured-limit';
 import { fieldProblem } from '../common/validation.pipe';
 import { TimeoutError, withTimeout } from '../common/with-timeout';
+import { RequestLimitsConfig } from '../config/slices/request-limits-config';
 import { WebhookConfig } from '../config/slices/webhook-config';
 import { CreateWebhookDto } from './dto/create-webhook.dto';
+import { DeliveriesQuery } from './dto/deliveries.query';
 import { CreatedWebhookResponse, WebhookAttemptResponse, WebhookResponse, WebhookTestResponse } from './dto/webhook.response';
 import { checkTarget, WebhookTargetRefused } from './url-guard';
 import { Webhook, WebhookAttemptRow } from './webhook.entity';
@@ -22,6 +25,7 @@ export class WebhooksService {
     private readonly hooks: WebhooksRepository,
     private readonly wake: WebhookWake,
     private readonly config: WebhookConfig,
+    private readonly limits: RequestLimitsConfig,
   ) {}
 
   async create(dto: CreateWebhookDto, by: Principal): Promise<CreatedWebhookResponse> {
@@ -73,10 +77,10 @@ export class WebhooksService {
     return { eventId };
   }
 
-  async deliveries(id: string, limit: number | undefined, by: Principal): Promise<WebhookAttemptResponse[]> {
+  async deliveries(id: string, query: DeliveriesQuery, by: Principal): Promise<WebhookAttemptResponse[]> {
+    assertConfiguredLimits(query, this.limits); // above the attempts kept: a 400 naming the maximum
     const hook = await this.find(id, by);
-    const keep = this.config.logKeep;
-    return (await this.hooks.attempts(hook.id, Math.min(limit ?? keep, keep))).map(attemptView);
+    return (await this.hooks.attempts(hook.id, query.limit ?? this.config.logKeep)).map(attemptView);
   }
 
   private async find(id: string, by: Principal): Promise<Webhook> {

@@ -1,3 +1,4 @@
+import Fastify from 'fastify';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AppConfig, CONFIG_DEFAULTS, ConfigValidationError, loadConfig, MAX_TIMER_MS, OPTIONAL_KNOBS, SUMMARY_FAILURE_BACKOFF_SWEEP_INTERVALS, TUNING_KNOBS } from '../../src/config/app-config';
@@ -77,6 +78,20 @@ describe('loadConfig', () => {
     expect(loadConfig({ QHORUS_TRUST_PROXY: '10.0.0.0/8,uniquelocal' }).QHORUS_TRUST_PROXY).toBe('10.0.0.0/8,uniquelocal');
     for (const bad of ['yes', '10.0.0.0/33', 'example.com', '10.0.0.1/8/8']) {
       expect(() => loadConfig({ QHORUS_TRUST_PROXY: bad })).toThrow(/QHORUS_TRUST_PROXY must be true, false, a hop count/);
+    }
+  });
+
+  it('trusts X-Forwarded-For from loopback only by default: a private or link-local peer cannot choose its address', async () => {
+    const app = Fastify({ trustProxy: trustProxySetting(loadConfig({}).QHORUS_TRUST_PROXY) });
+    app.get('/', (request) => ({ ip: request.ip }));
+    const ipFrom = async (remoteAddress: string) => (await app.inject({ method: 'GET', url: '/', remoteAddress, headers: { 'x-forwarded-for': '203.0.113.9' } })).json().ip;
+    try {
+      for (const proxy of ['127.0.0.1', '::1']) expect({ proxy, ip: await ipFrom(proxy) }).toEqual({ proxy, ip: '203.0.113.9' });
+      for (const peer of ['10.0.0.5', '172.16.0.5', '192.168.1.5', '169.254.1.5', 'fd00::5', 'fe80::5', '198.51.100.7']) {
+        expect({ peer, ip: await ipFrom(peer) }).toEqual({ peer, ip: peer });
+      }
+    } finally {
+      await app.close();
     }
   });
 

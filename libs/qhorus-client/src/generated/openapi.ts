@@ -1564,7 +1564,7 @@ export interface operations {
             query?: {
                 /** @description Only entries with id greater than this: pass the last id of the previous page (default 0). */
                 after?: number;
-                /** @description Page size (default QHORUS_PAGE_LIMIT_DEFAULT, at most QHORUS_PAGE_LIMIT_MAX). */
+                /** @description Page size (default QHORUS_PAGE_LIMIT_DEFAULT; above QHORUS_PAGE_LIMIT_MAX a 400 naming the maximum). */
                 limit?: number;
             };
             header?: never;
@@ -2189,9 +2189,12 @@ export interface operations {
             query?: {
                 /** @description anthropic (default), openai or text. */
                 format?: "anthropic" | "openai" | "text";
-                /** @description How many of the newest messages are always verbatim (default 10, fewer if maxTokens is small). */
+                /**
+                 * @description How many of the newest messages are always verbatim (default 10, fewer if maxTokens is small).
+                 *     An explicit keepLast must fit maxTokens: otherwise a 400 naming both and what would fit.
+                 */
                 keepLast?: number;
-                /** @description Token budget of the whole projection (default 4000). */
+                /** @description Token budget of the whole projection (default 4000); it must hold an explicit keepLast (see keepLast). */
                 maxTokens?: number;
                 /** @description Whose point of view: their messages become `assistant` turns (default: the caller). */
                 viewer?: string;
@@ -3895,7 +3898,7 @@ export interface operations {
                 cursor?: string;
                 /** @description Include EVENT telemetry (hidden by default). */
                 includeEvents?: boolean;
-                /** @description Page size (default and maximum are configured: QHORUS_SEARCH_LIMIT_DEFAULT, QHORUS_SEARCH_LIMIT_MAX) */
+                /** @description Page size (default QHORUS_SEARCH_LIMIT_DEFAULT; above QHORUS_SEARCH_LIMIT_MAX a 400 naming the maximum). */
                 limit?: number;
                 /**
                  * @description What to look for, in web-search syntax: words (all must match), "a quoted phrase", `or`
@@ -4245,7 +4248,7 @@ export interface operations {
     WebhooksController_deliveries: {
         parameters: {
             query?: {
-                /** @description At most this many attempts, newest first (default and maximum: the attempts kept, QHORUS_WEBHOOK_LOG_KEEP). */
+                /** @description At most this many attempts, newest first (default: the attempts kept, QHORUS_WEBHOOK_LOG_KEEP; above it a 400 naming the maximum). */
                 limit?: number;
             };
             header?: never;
@@ -4486,12 +4489,6 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
             /** @description Missing, unknown or revoked bearer token (the answer carries `WWW-Authenticate: Bearer`) */
             401: {
                 headers: {
@@ -4661,12 +4658,6 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
             /** @description Missing, unknown or revoked bearer token (the answer carries `WWW-Authenticate: Bearer`) */
             401: {
                 headers: {

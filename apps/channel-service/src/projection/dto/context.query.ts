@@ -3,9 +3,10 @@ import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-vali
 import { AGENT_NAME_PATTERN } from '../../auth/dto/register-agent.dto';
 import { CONTEXT_FORMATS, ContextFormat } from '../context-format';
 import { MAX_CONTEXT_MAX_TOKENS, MAX_KEEP_LAST, MIN_CONTEXT_MAX_TOKENS } from '../projection-limits';
+import { DependsOn } from '../../common/depends-on';
 import { queryInt } from '../../common/query-transforms';
 
-
+/** `GET …/context`: the channel as a prompt. */
 export class ContextQuery {
   /** Whose point of view: their messages become `assistant` turns (default: the caller). */
   @IsOptional()
@@ -13,7 +14,11 @@ export class ContextQuery {
   @Matches(AGENT_NAME_PATTERN, { message: 'viewer must be an agent name' })
   viewer?: string;
 
-  /** How many of the newest messages are always verbatim (default 10, fewer if maxTokens is small). */
+  /**
+   * How many of the newest messages are always verbatim (default 10, fewer if maxTokens is small).
+   * An explicit keepLast must fit maxTokens: otherwise a 400 naming both and what would fit.
+   */
+  @DependsOn('maxTokens')
   @IsOptional()
   @Transform(queryInt)
   @IsInt()
@@ -21,7 +26,8 @@ export class ContextQuery {
   @Max(MAX_KEEP_LAST)
   keepLast?: number;
 
-  /** Token budget of the whole projection (default 4000). */
+  /** Token budget of the whole projection (default 4000); it must hold an explicit keepLast (see keepLast). */
+  @DependsOn('keepLast')
   @IsOptional()
   @Transform(queryInt)
   @IsInt()

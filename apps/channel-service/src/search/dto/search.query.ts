@@ -1,6 +1,6 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsInt, IsOptional, IsString, MaxLength, Min } from 'class-validator';
+import { ConfiguredMax } from '../../common/configured-limit';
 import { NotBlank } from '../../common/not-blank';
 import { queryBool, queryInt } from '../../common/query-transforms';
 import { MAX_CHANNEL_NAME_LENGTH } from '../../channels/dto/channel-name';
@@ -16,6 +16,7 @@ export class SearchQuery {
    * between alternatives, `-word` to exclude. Its longest length is configured
    * (QHORUS_SEARCH_QUERY_MAX_CHARS).
    */
+  @ConfiguredMax('QHORUS_SEARCH_QUERY_MAX_CHARS')
   @IsString()
   @NotBlank()
   q: string;
@@ -44,8 +45,8 @@ export class SearchQuery {
   @IsBoolean()
   includeEvents?: boolean;
 
-  /** Page size (default and maximum are configured). */
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, description: 'Page size (default and maximum are configured: QHORUS_SEARCH_LIMIT_DEFAULT, QHORUS_SEARCH_LIMIT_MAX)' })
+  /** Page size (default QHORUS_SEARCH_LIMIT_DEFAULT; above QHORUS_SEARCH_LIMIT_MAX a 400 naming the maximum). */
+  @ConfiguredMax('QHORUS_SEARCH_LIMIT_MAX')
   @IsOptional()
   @Transform(queryInt)
   @IsInt()

@@ -1,10 +1,9 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsInt, IsOptional, Min } from 'class-validator';
 import { ConfiguredMax } from '../../common/configured-limit';
 import { queryInt } from '../../common/query-transforms';
 
-
+/** `GET /inbox`: a page of the caller's open obligations, or a long poll for a change. */
 export class InboxQuery {
   /** At most this many obligations, oldest first (default QHORUS_PAGE_LIMIT_DEFAULT; above QHORUS_PAGE_LIMIT_MAX a 400 naming the maximum). */
   @ConfiguredMax('QHORUS_PAGE_LIMIT_MAX')
@@ -19,7 +18,7 @@ export class InboxQuery {
    * from the one `If-None-Match` names (an empty inbox without it); at the deadline it answers
    * 304 when it is still that one.
    */
-  @ApiPropertyOptional({ type: 'integer', minimum: 0 })
+  @ConfiguredMax('QHORUS_LONG_POLL_MAX_MS')
   @IsOptional()
   @Transform(queryInt)
   @IsInt()
