@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -41,6 +41,8 @@ describe('first contact', () => {
     const first = await run(script, dir);
     const tokens = ['planner', 'coder', 'reviewer'].map((a) => readFileSync(join(dir, `.data/${a}.token`), 'utf8'));
     for (const token of tokens) expect(token).toMatch(/^qh_[A-Za-z0-9_-]+$/);
+    // A token is a credential: its file is the owner's alone, as the admin token's is.
+    for (const a of ['planner', 'coder', 'reviewer']) expect(statSync(join(dir, `.data/${a}.token`)).mode & 0o777).toBe(0o600);
     expect(first).toMatch(/^planner: registered, token in \.data\/planner\.token$/m);
     // Every JSON answer is on a line of its own.
     const answers = first.split('\n').filter((line) => line.startsWith('{'));
