@@ -14,6 +14,7 @@ import { Dropped, isDropped, ownerPrincipal, renderMessagePayload, WebhookPayloa
 import { sendWebhook, SendOutcome } from './webhook-sender';
 import { checkTarget, WebhookTargetRefused } from './url-guard';
 import { WebhooksRepository } from './webhooks.repository';
+import { WebhookHostResolver } from './webhook-host-resolver';
 import { annotateSpan, inSpan } from '../telemetry/spans';
 
 /** DESIGN §13: webhook deliveries are traced. */
@@ -56,6 +57,7 @@ export class WebhookDeliverer implements OnApplicationBootstrap, BeforeApplicati
     private readonly kick: WebhookKick,
     private readonly metrics: WebhookMetrics,
     private readonly config: WebhookConfig,
+    private readonly dns: WebhookHostResolver,
   ) {
     // Each attempt in flight listens on the one shutdown signal, and pump() claims only free
     // slots: up to WebhookConfig.concurrency (QHORUS_WEBHOOK_CONCURRENCY) listeners are expected, not a leak.
@@ -170,7 +172,7 @@ export class WebhookDeliverer implements OnApplicationBootstrap, BeforeApplicati
     const timeoutMs = this.config.timeoutMs;
     try {
       // A resolver that does not answer is a failed attempt too, within the same timeout.
-      target = await withTimeout(checkTarget(d.url, this.config.allowList), timeoutMs, 'resolving the host');
+      target = await withTimeout(checkTarget(d.url, this.config.allowList, (host) => this.dns.resolve(host)), timeoutMs, 'resolving the host');
     } catch (e) {
       if (e instanceof WebhookTargetRefused || e instanceof TimeoutError) return { status: null, error: e.message, durationMs: 0 };
       throw e;

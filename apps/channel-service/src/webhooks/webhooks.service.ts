@@ -8,6 +8,7 @@ import { CreateWebhookDto } from './dto/create-webhook.dto';
 import { CreatedWebhookResponse, WebhookAttemptResponse, WebhookResponse, WebhookTestResponse } from './dto/webhook.response';
 import { checkTarget, WebhookTargetRefused } from './url-guard';
 import { Webhook, WebhookAttemptRow } from './webhook.entity';
+import { WebhookHostResolver } from './webhook-host-resolver';
 import { WebhookWake } from './webhook-wake.listener';
 import { HookViewer, WebhooksRepository } from './webhooks.repository';
 
@@ -22,11 +23,12 @@ export class WebhooksService {
     private readonly hooks: WebhooksRepository,
     private readonly wake: WebhookWake,
     private readonly config: WebhookConfig,
+    private readonly dns: WebhookHostResolver,
   ) {}
 
   async create(dto: CreateWebhookDto, by: Principal): Promise<CreatedWebhookResponse> {
     try {
-      await withTimeout(checkTarget(dto.url, this.config.allowList), this.config.timeoutMs, `resolving the host of '${dto.url}'`);
+      await withTimeout(checkTarget(dto.url, this.config.allowList, (host) => this.dns.resolve(host)), this.config.timeoutMs, `resolving the host of '${dto.url}'`);
     } catch (e) {
       if (e instanceof WebhookTargetRefused) throw fieldProblem('url', e.message.replace(/^url /, ''));
       if (e instanceof TimeoutError) throw fieldProblem('url', `'${dto.url}' is refused: ${e.message}`);
