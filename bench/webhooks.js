@@ -4,14 +4,23 @@
 //  1. POST throughput (closed loop) with no hooks vs HOOKS hooks registered (none matching the
 //     posts: the cost of the outbox row in the post statement and of the workers fanning it out),
 //     alternating rounds. Target: ≤ 10 % lower with the hooks.
-//  2. Latency post → receiver, p50/p95, at RATE msg/s into one channel with FANOUT hooks on it
-//     (every post becomes FANOUT deliveries), the receiver a local HTTP server answering 200.
-//  3. Outbox drain: DRAIN_POSTS posts stored by an `api` process with no worker (one matching
-//     hook), then one `worker` process started: events fanned out per second (outbox empty) and
-//     deliveries per second (all received).
+//  2. Latency post → receiver, p50/p95, at RATE msg/s each addressed (`target`) to one of AGENTS
+//     agents, round-robin; each agent has a `message.addressed` hook on a local HTTP receiver
+//     answering 200 (so about RATE deliveries a second over AGENTS hooks). Side by side, on the
+//     same messages in the same window: each agent also follows its messages with a long poll
+//     (GET …/messages?afterSeq=&waitMs=), and post → long-poll answer is measured the same way.
+//     Each agent's messages go to its own channel, so its long poll reads only its share.
+//  3. Saturation (secondary): RATE msg/s for BROADCAST_S seconds into one channel with
+//     BROADCAST_HOOKS `message.posted` hooks on it (RATE × BROADCAST_HOOKS deliveries a second
+//     asked for, far above one worker's drain): latency and the delivery rate reached.
+//  4. Outbox drain per worker: DRAIN_POSTS posts stored by an `api` process with no worker (one
+//     matching hook), then one `worker` process started: events fanned out per second (outbox
+//     empty) and deliveries per second (all received), and the TCP connections it opened.
 // Run after `npx nest build`: `node bench/webhooks.js`. Sizes: BENCH_WEBHOOK_* below (the
-// defaults are the full run; a smoke run: BENCH_WEBHOOK_SMOKE=1). Prints JSON last.
+// defaults are the full run; a smoke run: BENCH_WEBHOOK_SMOKE=1). Prints JSON last; the load
+// average is taken at the start and end of each phase (the machine may be shared).
 const http = require('node:http');
+const os = require('node:os');
 const { ADMIN_TOKEN, POST_BODY } = require('./config');
 const dist = require('./lib/dist');
 const { JsonClient } = require('./lib/http');
@@ -27,24 +36,38 @@ const SIZES = {
   CONNECTIONS: int('BENCH_WEBHOOK_CONNECTIONS', 32, 8),
   THROUGHPUT_S: int('BENCH_WEBHOOK_THROUGHPUT_S', 8, 2),
   ROUNDS: int('BENCH_WEBHOOK_ROUNDS', 3, 1),
-  RATE: int('BENCH_WEBHOOK_RATE', 200, 20),
-  FANOUT: int('BENCH_WEBHOOK_FANOUT', 50, 5),
-  LATENCY_S: int('BENCH_WEBHOOK_LATENCY_S', 10, 3),
+  RATE: int('BENCH_WEBHOOK_RATE', 200, 50),
+  AGENTS: int('BENCH_WEBHOOK_AGENTS', 50, 10),
+  LATENCY_S: int('BENCH_WEBHOOK_LATENCY_S', 20, 3),
+  BROADCAST_HOOKS: int('BENCH_WEBHOOK_BROADCAST_HOOKS', 50, 5),
+  /** 0 skips the saturation phase. */
+  BROADCAST_S: int('BENCH_WEBHOOK_BROADCAST_S', 3, 1),
   DRAIN_POSTS: int('BENCH_WEBHOOK_DRAIN_POSTS', 5000, 300),
 };
 const SERVICE_ENV = { QHORUS_WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', QHORUS_RATE_LIMIT_PER_SECOND: '100000', QHORUS_RATE_LIMIT_BURST: '100000' };
+/** Agents posting the paced load (each its own keep-alive client). */
+const POSTERS = 4;
 const TICK_MS = 2;
 const POLL_MS = 100;
+/** A follower's long poll: re-armed as soon as it answers. */
+const FOLLOW_WAIT_MS = 5_000;
+/** Time for the followers' first waits to be asleep before the load starts. */
+const ARM_MS = 500;
 /** Longer than the service's QHORUS_WEBHOOK_POLL_MS (its default): every instance has seen the hooks come or go. */
 const HOOKS_SEEN_MS = 1_500;
 const DRAIN_TIMEOUT_MS = 300_000;
 const nowMs = () => Number(process.hrtime.bigint()) / 1e6;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const log = (msg) => process.stderr.write(`  webhooks: ${msg}\n`);
+const loadAverage = () => os.loadavg().map((l) => Math.round(l * 100) / 100);
+const keyOf = (channel, seq) => `${channel}:${seq}`;
+const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+const round = (x, digits = 1) => Math.round(x * 10 ** digits) / 10 ** digits;
 
-/** A receiver answering 200 at once, recording when each (hook, seq) arrived. */
+/** A receiver answering 200 at once, recording when each (channel, seq) arrived and how many connections it accepted. */
 async function startReceiver() {
   const arrivals = [];
+  const counts = { connections: 0 };
   const server = http.createServer((req, res) => {
     const chunks = [];
     req.on('data', (c) => chunks.push(c));
@@ -53,14 +76,15 @@ async function startReceiver() {
       res.writeHead(200).end();
       try {
         const payload = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-        arrivals.push({ seq: payload.data?.seq, channel: payload.data?.channel, at });
+        arrivals.push({ seq: payload.data?.seq, channel: payload.data?.channel, target: payload.data?.target, at });
       } catch {
         /* not ours */
       }
     });
   });
+  server.on('connection', () => counts.connections++);
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${server.address().port}/hook`, arrivals, close: () => new Promise((r) => server.close(r)) };
+  return { url: `http://127.0.0.1:${server.address().port}/hook`, arrivals, counts, close: () => new Promise((r) => server.close(r)) };
 }
 
 async function closedLoopPosts(clients, channels, seconds) {
@@ -78,8 +102,11 @@ async function closedLoopPosts(clients, channels, seconds) {
   return done / seconds;
 }
 
-/** Posts at `rate` msg/s into `channel` for `seconds`; the send time of each seq. */
-async function pacedPosts(client, channel, rate, seconds) {
+/**
+ * Posts at `rate` msg/s for `seconds`, the k-th message as `message(k)` ({channel, body}) by
+ * poster k mod n; the send time of each (channel, seq), taken before the request went out.
+ */
+async function pacedPosts(posters, rate, seconds, message) {
   const sentAt = new Map();
   const start = nowMs();
   const inFlight = new Set();
@@ -87,16 +114,17 @@ async function pacedPosts(client, channel, rate, seconds) {
   while (nowMs() - start < seconds * 1000) {
     const due = Math.floor(((nowMs() - start) / 1000) * rate);
     while (issued < due) {
-      issued++;
+      const { channel, body } = message(issued);
+      const client = posters[issued++ % posters.length];
       const at = nowMs();
-      const p = client.expectOk('POST', `/api/v1/channels/${channel}/messages`, { type: 'STATUS', content: 'ping' }).then((m) => sentAt.set(m.seq, at));
+      const p = client.expectOk('POST', `/api/v1/channels/${channel}/messages`, body).then((m) => sentAt.set(keyOf(channel, m.seq), at));
       inFlight.add(p);
       p.finally(() => inFlight.delete(p));
     }
     await sleep(TICK_MS);
   }
   await Promise.all(inFlight);
-  return sentAt;
+  return { sentAt, seconds: (nowMs() - start) / 1000 };
 }
 
 async function waitUntil(probe, what, timeoutMs = DRAIN_TIMEOUT_MS) {
@@ -107,18 +135,66 @@ async function waitUntil(probe, what, timeoutMs = DRAIN_TIMEOUT_MS) {
   }
 }
 
+/** The first arrival of each sent message, as latencies (ms) from its send time. */
+function latencies(sentAt, arrivals) {
+  const first = new Map();
+  for (const a of arrivals) {
+    const key = keyOf(a.channel, a.seq);
+    if (sentAt.has(key) && !first.has(key)) first.set(key, a.at - sentAt.get(key));
+  }
+  return [...first.values()];
+}
+
+const summary = (ms) => ({ samples: ms.length, p50Ms: round(percentile(ms, 50)), p95Ms: round(percentile(ms, 95)), p99Ms: round(percentile(ms, 99)), maxMs: round(Math.max(...ms)) });
+
+/** A long poll following one channel: every message it is answered, with the time the answer came. */
+function follow(client, channel, arrivals) {
+  let stopped = false;
+  const done = (async () => {
+    let after = 0;
+    while (!stopped) {
+      let res;
+      try {
+        res = await client.request('GET', `/api/v1/channels/${channel}/messages?afterSeq=${after}&waitMs=${FOLLOW_WAIT_MS}`);
+      } catch (e) {
+        if (stopped) return;
+        throw e;
+      }
+      const at = nowMs();
+      if (res.status !== 200) throw new Error(`long poll on ${channel} answered ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
+      for (const m of res.body) {
+        arrivals.push({ channel, seq: m.seq, at });
+        after = Math.max(after, m.seq);
+      }
+    }
+  })();
+  return {
+    done,
+    stop() {
+      stopped = true;
+      client.close(); // ends the wait in flight
+    },
+  };
+}
+
 async function throughputAndLatency(stamp, poolSize, receiver) {
   const db = await createDatabase(stamp, 'webhooks');
   const queuePrefix = `qbench-${stamp}-webhooks`;
   const service = await startService({ databaseUrl: db.url, queuePrefix, poolSize, env: SERVICE_ENV, label: 'service' });
+  const closing = [];
   try {
     const admin = new JsonClient(service.url, ADMIN_TOKEN, 8);
+    closing.push(admin);
+    const register = async (name) => (await admin.expectOk('POST', '/api/v1/agents', { name })).token;
     const clients = [];
-    for (let i = 0; i < SIZES.CONNECTIONS; i++) clients.push(new JsonClient(service.url, (await admin.expectOk('POST', '/api/v1/agents', { name: `poster-${i}` })).token, 1));
+    for (let i = 0; i < SIZES.CONNECTIONS; i++) clients.push(new JsonClient(service.url, await register(`poster-${i}`), 1));
+    closing.push(...clients);
     const channels = Array.from({ length: SIZES.CONNECTIONS }, (_, i) => `post-${i}`);
-    for (const name of [...channels, 'lat']) await admin.expectOk('POST', '/api/v1/channels', { name, summaryThreshold: 100000 });
+    for (const name of channels) await admin.expectOk('POST', '/api/v1/channels', { name, summaryThreshold: 100000 });
 
-    log(`POST throughput: ${SIZES.CONNECTIONS} connections, ${SIZES.ROUNDS} × ${SIZES.THROUGHPUT_S} s without and with ${SIZES.HOOKS} hooks, alternating`);
+    // 1. POST throughput without and with HOOKS hooks that match nothing posted.
+    let loadStart = loadAverage();
+    log(`POST throughput: ${SIZES.CONNECTIONS} connections, ${SIZES.ROUNDS} × ${SIZES.THROUGHPUT_S} s without and with ${SIZES.HOOKS} hooks, alternating (load ${loadStart.join(' ')})`);
     const hookIds = [];
     for (let i = 0; i < SIZES.HOOKS; i++) {
       hookIds.push((await admin.expectOk('POST', '/api/v1/webhooks', { url: receiver.url, events: ['message.posted'], channels: [`elsewhere-${i}`] })).id);
@@ -138,29 +214,87 @@ async function throughputAndLatency(stamp, poolSize, receiver) {
       withHooks.push(await closedLoopPosts(clients, channels, SIZES.THROUGHPUT_S));
     }
     const outboxLeft = await withClient(db.url, async (c) => (await c.query('SELECT count(*)::int AS n FROM webhook_outbox')).rows[0].n);
-
-    for (const id of hookIds) await admin.expectOk('DELETE', `/api/v1/webhooks/${id}`);
-    log(`latency: ${SIZES.RATE} msg/s for ${SIZES.LATENCY_S} s to ${SIZES.FANOUT} hooks`);
-    for (let i = 0; i < SIZES.FANOUT; i++) await admin.expectOk('POST', '/api/v1/webhooks', { url: receiver.url, events: ['message.posted'], channels: ['lat'] });
-    await sleep(HOOKS_SEEN_MS);
-    receiver.arrivals.length = 0;
-    const sentAt = await pacedPosts(clients[0], 'lat', SIZES.RATE, SIZES.LATENCY_S);
-    const expected = sentAt.size * SIZES.FANOUT;
-    await waitUntil(async () => receiver.arrivals.filter((a) => a.channel === 'lat').length >= expected, `${expected} deliveries`);
-    const latencies = receiver.arrivals.filter((a) => a.channel === 'lat' && sentAt.has(a.seq)).map((a) => a.at - sentAt.get(a.seq));
-    for (const c of [admin, ...clients]) c.close();
-    const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
-    return {
-      throughput: {
-        withoutHooks: mean(without),
-        withHooks: mean(withHooks),
-        drop: 1 - mean(withHooks) / mean(without),
-        rounds: { without, withHooks },
-        outboxLeftAfterRun: outboxLeft,
-      },
-      latency: { rate: SIZES.RATE, hooks: SIZES.FANOUT, posts: sentAt.size, deliveries: latencies.length, p50Ms: percentile(latencies, 50), p95Ms: percentile(latencies, 95) },
+    const throughput = {
+      withoutHooks: round(mean(without)),
+      withHooks: round(mean(withHooks)),
+      drop: round(1 - mean(withHooks) / mean(without), 4),
+      rounds: { without: without.map((x) => round(x)), withHooks: withHooks.map((x) => round(x)) },
+      outboxLeftAfterRun: outboxLeft,
+      loadAverage: { start: loadStart, end: loadAverage() },
     };
+    for (const id of hookIds) await admin.expectOk('DELETE', `/api/v1/webhooks/${id}`);
+
+    // 2. Addressed messages: webhook deliveries and long-poll answers, side by side.
+    const posters = [];
+    for (let i = 0; i < POSTERS; i++) posters.push(new JsonClient(service.url, await register(`pacer-${i}`), 16));
+    closing.push(...posters);
+    const agents = [];
+    for (let i = 0; i < SIZES.AGENTS; i++) {
+      const name = `hooked-${i}`;
+      const token = await register(name);
+      const channel = `lat-${i}`;
+      await admin.expectOk('POST', '/api/v1/channels', { name: channel, summaryThreshold: 100000 });
+      const own = new JsonClient(service.url, token, 2);
+      closing.push(own);
+      await own.expectOk('POST', '/api/v1/webhooks', { url: receiver.url, events: ['message.addressed'], channels: [channel] });
+      agents.push({ name, channel, follower: new JsonClient(service.url, token, 1) });
+    }
+    await sleep(HOOKS_SEEN_MS);
+    loadStart = loadAverage();
+    log(`addressed: ${SIZES.RATE} msg/s for ${SIZES.LATENCY_S} s, each to one of ${SIZES.AGENTS} agents with a message.addressed hook and a long poll (load ${loadStart.join(' ')})`);
+    const polled = [];
+    const followers = agents.map((a) => follow(a.follower, a.channel, polled));
+    await sleep(ARM_MS);
+    receiver.arrivals.length = 0;
+    const addressed = await pacedPosts(posters, SIZES.RATE, SIZES.LATENCY_S, (k) => {
+      const a = agents[k % agents.length];
+      return { channel: a.channel, body: { type: 'STATUS', content: 'ping', target: a.name } };
+    });
+    const expected = addressed.sentAt.size;
+    const arrived = (arrivals) => latencies(addressed.sentAt, arrivals).length;
+    await waitUntil(async () => arrived(receiver.arrivals) >= expected && arrived(polled) >= expected, `${expected} deliveries and long-poll answers`);
+    const addressedEnd = loadAverage();
+    for (const f of followers) f.stop();
+    await Promise.all(followers.map((f) => f.done));
+    const wrongTarget = receiver.arrivals.filter((a) => !agents.some((x) => x.name === a.target && x.channel === a.channel)).length;
+    const latency = {
+      rate: round(expected / addressed.seconds),
+      agents: SIZES.AGENTS,
+      posts: expected,
+      webhook: { ...summary(latencies(addressed.sentAt, receiver.arrivals)), deliveries: receiver.arrivals.length, misaddressed: wrongTarget },
+      longPoll: summary(latencies(addressed.sentAt, polled)),
+      loadAverage: { start: loadStart, end: addressedEnd },
+    };
+
+    // 3. Saturation: every post to BROADCAST_HOOKS hooks.
+    let saturation = null;
+    if (SIZES.BROADCAST_S > 0) {
+      await admin.expectOk('POST', '/api/v1/channels', { name: 'bcast', summaryThreshold: 100000 });
+      for (let i = 0; i < SIZES.BROADCAST_HOOKS; i++) await admin.expectOk('POST', '/api/v1/webhooks', { url: receiver.url, events: ['message.posted'], channels: ['bcast'] });
+      await sleep(HOOKS_SEEN_MS);
+      loadStart = loadAverage();
+      log(`saturation: ${SIZES.RATE} msg/s for ${SIZES.BROADCAST_S} s to ${SIZES.BROADCAST_HOOKS} hooks each (load ${loadStart.join(' ')})`);
+      receiver.arrivals.length = 0;
+      const started = nowMs();
+      const broadcast = await pacedPosts(posters, SIZES.RATE, SIZES.BROADCAST_S, () => ({ channel: 'bcast', body: { type: 'STATUS', content: 'ping' } }));
+      const asked = broadcast.sentAt.size * SIZES.BROADCAST_HOOKS;
+      const ours = () => receiver.arrivals.filter((a) => a.channel === 'bcast' && broadcast.sentAt.has(keyOf(a.channel, a.seq)));
+      await waitUntil(async () => ours().length >= asked, `${asked} deliveries`);
+      const all = ours();
+      const ms = all.map((a) => a.at - broadcast.sentAt.get(keyOf(a.channel, a.seq)));
+      saturation = {
+        rate: round(broadcast.sentAt.size / broadcast.seconds),
+        hooks: SIZES.BROADCAST_HOOKS,
+        deliveries: all.length,
+        askedPerSecond: round(asked / broadcast.seconds),
+        deliveredPerSecond: round(all.length / ((Math.max(...all.map((a) => a.at)) - started) / 1000)),
+        ...summary(ms),
+        loadAverage: { start: loadStart, end: loadAverage() },
+      };
+    }
+    return { throughput, latency, saturation };
   } finally {
+    for (const c of closing) c.close();
     await service.stop();
     await db.drop();
     await deleteRedisPrefix(queuePrefix);
@@ -177,13 +311,15 @@ async function outboxDrain(stamp, poolSize, receiver) {
     const poster = new JsonClient(api.url, (await admin.expectOk('POST', '/api/v1/agents', { name: 'poster' })).token, 8);
     await admin.expectOk('POST', '/api/v1/channels', { name: 'drain', summaryThreshold: 100000 });
     await admin.expectOk('POST', '/api/v1/webhooks', { url: receiver.url, events: ['message.posted'], channels: ['drain'] });
-    log(`outbox drain: ${SIZES.DRAIN_POSTS} events stored with no worker, then one worker`);
+    const loadStart = loadAverage();
+    log(`outbox drain: ${SIZES.DRAIN_POSTS} events stored with no worker, then one worker (load ${loadStart.join(' ')})`);
     const batch = 500;
     for (let i = 0; i < SIZES.DRAIN_POSTS; i += batch) {
       const n = Math.min(batch, SIZES.DRAIN_POSTS - i);
       await poster.expectOk('POST', '/api/v1/channels/drain/messages/batch', { messages: Array.from({ length: n }, (_, k) => ({ type: 'STATUS', content: `event ${i + k}` })) });
     }
     receiver.arrivals.length = 0;
+    const connectionsBefore = receiver.counts.connections;
     const outbox = () => withClient(db.url, async (c) => (await c.query('SELECT count(*)::int AS n FROM webhook_outbox')).rows[0].n);
     const stored = await outbox();
     const started = nowMs();
@@ -197,9 +333,11 @@ async function outboxDrain(stamp, poolSize, receiver) {
     admin.close();
     return {
       events: stored,
-      workerStartMs: ready - started,
-      fanOutPerSecond: stored / ((fannedOut - ready) / 1000),
-      deliveriesPerSecond: SIZES.DRAIN_POSTS / ((delivered - ready) / 1000),
+      workerStartMs: Math.round(ready - started),
+      fanOutPerSecond: round(stored / ((fannedOut - ready) / 1000)),
+      deliveriesPerSecond: round(SIZES.DRAIN_POSTS / ((delivered - ready) / 1000)),
+      connectionsOpened: receiver.counts.connections - connectionsBefore,
+      loadAverage: { start: loadStart, end: loadAverage() },
     };
   } finally {
     await worker?.stop();
@@ -216,9 +354,10 @@ async function main() {
   const receiver = await startReceiver();
   try {
     const started = new Date().toISOString();
+    const loadAtStart = loadAverage();
     const first = await throughputAndLatency(stamp, poolSize, receiver);
     const drain = await outboxDrain(stamp, poolSize, receiver);
-    process.stdout.write(`${JSON.stringify({ started, sizes: SIZES, ...first, drain })}\n`);
+    process.stdout.write(`${JSON.stringify({ started, ended: new Date().toISOString(), loadAtStart, sizes: SIZES, ...first, drain })}\n`);
   } finally {
     await receiver.close();
   }
