@@ -15,11 +15,14 @@
 //     asked for, far above one worker's drain): latency and the delivery rate reached.
 //  4. Outbox drain per worker: DRAIN_POSTS posts stored by an `api` process with no worker (one
 //     matching hook), then one `worker` process started: events fanned out per second (outbox
-//     empty) and deliveries per second (all received), and the TCP connections it opened.
-// Run after `npx nest build`: `node bench/webhooks.js`. Sizes: BENCH_WEBHOOK_* below (the
+//     empty) and deliveries per second (all received), the TCP connections it opened, and per
+//     delivery the CPU time of the worker and of the database's Postgres backends (/proc) and the
+//     transactions committed (pg_stat_database): figures a shared machine moves less than rates.
+// Run after `npx nest build`: `node bench/webhooks.js [--drain-only]`. Sizes: BENCH_WEBHOOK_* below (the
 // defaults are the full run; a smoke run: BENCH_WEBHOOK_SMOKE=1). Prints JSON last; the load
 // average is taken at the start and end of each phase (the machine may be shared).
 const http = require('node:http');
+const { readFileSync } = require('node:fs');
 const os = require('node:os');
 const { ADMIN_TOKEN, POST_BODY } = require('./config');
 const dist = require('./lib/dist');
@@ -56,6 +59,8 @@ const ARM_MS = 500;
 /** Longer than the service's QHORUS_WEBHOOK_POLL_MS (its default): every instance has seen the hooks come or go. */
 const HOOKS_SEEN_MS = 1_500;
 const DRAIN_TIMEOUT_MS = 300_000;
+/** An idle Postgres backend reports its statistics within a second or so of its last transaction. */
+const STATS_FLUSHED_MS = 2_500;
 const nowMs = () => Number(process.hrtime.bigint()) / 1e6;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const log = (msg) => process.stderr.write(`  webhooks: ${msg}\n`);
@@ -63,6 +68,27 @@ const loadAverage = () => os.loadavg().map((l) => Math.round(l * 100) / 100);
 const keyOf = (channel, seq) => `${channel}:${seq}`;
 const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
 const round = (x, digits = 1) => Math.round(x * 10 ** digits) / 10 ** digits;
+
+/** CPU time (user + system, ms) a process has used, from /proc; 0 once it is gone. */
+function cpuMs(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * (1000 / 100); // clock ticks (USER_HZ 100)
+  } catch {
+    return 0;
+  }
+}
+
+/** The database's Postgres backends (pid → CPU ms) and its committed transactions so far. */
+async function databaseUsage(url) {
+  return withClient(url, async (c) => {
+    await c.query('SELECT pg_stat_force_next_flush()');
+    const name = new URL(url).pathname.slice(1);
+    const backends = (await c.query('SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [name])).rows;
+    const [{ commits }] = (await c.query('SELECT xact_commit::bigint AS commits FROM pg_stat_database WHERE datname = $1', [name])).rows;
+    return { cpu: new Map(backends.map((b) => [b.pid, cpuMs(b.pid)])), commits: Number(commits) };
+  });
+}
 
 /** A receiver answering 200 at once, recording when each (channel, seq) arrived and how many connections it accepted. */
 async function startReceiver() {
@@ -322,21 +348,44 @@ async function outboxDrain(stamp, poolSize, receiver) {
     const connectionsBefore = receiver.counts.connections;
     const outbox = () => withClient(db.url, async (c) => (await c.query('SELECT count(*)::int AS n FROM webhook_outbox')).rows[0].n);
     const stored = await outbox();
-    const started = nowMs();
-    worker = await startService({ databaseUrl: db.url, queuePrefix, poolSize, env: { ...SERVICE_ENV, QHORUS_ROLE: 'worker' }, label: 'worker' });
-    const ready = nowMs();
+    // The outbox stays locked while the worker starts, so the drain begins when the clock does.
+    let workerStartMs = 0;
+    let ready = 0;
+    let workerCpu0 = 0;
+    let usage0 = null;
+    await withClient(db.url, async (lock) => {
+      await lock.query('BEGIN');
+      await lock.query('LOCK TABLE webhook_outbox IN EXCLUSIVE MODE');
+      const started = nowMs();
+      worker = await startService({ databaseUrl: db.url, queuePrefix, poolSize, env: { ...SERVICE_ENV, QHORUS_ROLE: 'worker' }, label: 'worker' });
+      workerStartMs = nowMs() - started;
+      usage0 = await databaseUsage(db.url);
+      workerCpu0 = cpuMs(worker.pid);
+      ready = nowMs();
+      await lock.query('ROLLBACK');
+    });
     await waitUntil(async () => (await outbox()) === 0, 'the outbox to empty');
     const fannedOut = nowMs();
     await waitUntil(async () => new Set(receiver.arrivals.filter((a) => a.channel === 'drain').map((a) => a.seq)).size >= SIZES.DRAIN_POSTS, 'every delivery');
     const delivered = nowMs();
+    const workerCpu = cpuMs(worker.pid) - workerCpu0;
+    await sleep(STATS_FLUSHED_MS);
+    const usage1 = await databaseUsage(db.url);
+    let postgresCpu = 0;
+    for (const [pid, ms] of usage1.cpu) postgresCpu += ms - (usage0.cpu.get(pid) ?? 0);
     poster.close();
     admin.close();
     return {
       events: stored,
-      workerStartMs: Math.round(ready - started),
+      workerStartMs: Math.round(workerStartMs),
       fanOutPerSecond: round(stored / ((fannedOut - ready) / 1000)),
       deliveriesPerSecond: round(SIZES.DRAIN_POSTS / ((delivered - ready) / 1000)),
       connectionsOpened: receiver.counts.connections - connectionsBefore,
+      perDelivery: {
+        workerCpuUs: Math.round((workerCpu * 1000) / SIZES.DRAIN_POSTS),
+        postgresCpuUs: Math.round((postgresCpu * 1000) / SIZES.DRAIN_POSTS),
+        transactions: round((usage1.commits - usage0.commits) / SIZES.DRAIN_POSTS, 2),
+      },
       loadAverage: { start: loadStart, end: loadAverage() },
     };
   } finally {
@@ -355,7 +404,7 @@ async function main() {
   try {
     const started = new Date().toISOString();
     const loadAtStart = loadAverage();
-    const first = await throughputAndLatency(stamp, poolSize, receiver);
+    const first = process.argv.includes('--drain-only') ? {} : await throughputAndLatency(stamp, poolSize, receiver);
     const drain = await outboxDrain(stamp, poolSize, receiver);
     process.stdout.write(`${JSON.stringify({ started, ended: new Date().toISOString(), loadAtStart, sizes: SIZES, ...first, drain })}\n`);
   } finally {

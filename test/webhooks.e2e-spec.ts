@@ -377,7 +377,7 @@ describe('webhooks on the in-process queue (no Redis)', () => {
   });
 });
 
-describe('webhooks at their limits: give-up, timeout, bounded answer, bounded log', () => {
+describe('webhooks at their limits: give-up, timeout, bounded answer, bounded log, kept-alive connections', () => {
   const GIVE_UP_MS = 1_500;
   const TIMEOUT_MS = 1_000;
   const LOG_KEEP = 3;
@@ -385,8 +385,8 @@ describe('webhooks at their limits: give-up, timeout, bounded answer, bounded lo
   let t: TestApp;
   let alice: ApiClient;
   const receivers: WebhookReceiver[] = [];
-  const receiver = async (responder?: ConstructorParameters<typeof WebhookReceiver>[0]) => {
-    const r = await new WebhookReceiver(responder).start();
+  const receiver = async (responder?: ConstructorParameters<typeof WebhookReceiver>[0], host?: string, port?: number) => {
+    const r = await new WebhookReceiver(responder, host).start(port);
     receivers.push(r);
     return r;
   };
@@ -402,6 +402,7 @@ describe('webhooks at their limits: give-up, timeout, bounded answer, bounded lo
       inProcessQueue: true,
       env: {
         ...WEBHOOK_TEST_ENV,
+        QHORUS_WEBHOOK_ALLOWED_HOSTS: '127.0.0.1,127.0.0.2', // two loopback hosts: a name can move between them
         QHORUS_WEBHOOK_BACKOFF_MIN_MS: '100',
         QHORUS_WEBHOOK_BACKOFF_MAX_MS: '300',
         QHORUS_WEBHOOK_GIVE_UP_MS: String(GIVE_UP_MS),
@@ -411,7 +412,7 @@ describe('webhooks at their limits: give-up, timeout, bounded answer, bounded lo
       },
     });
     alice = await t.agent('alice');
-    for (const name of ['failing', 'slow', 'chatty', 'busy']) expect((await alice.post('/api/v1/channels', { name, summaryThreshold: 10_000 })).status).toBe(201);
+    for (const name of ['failing', 'slow', 'chatty', 'busy', 'kept', 'moved', 'stale']) expect((await alice.post('/api/v1/channels', { name, summaryThreshold: 10_000 })).status).toBe(201);
   });
   afterAll(async () => {
     await t?.close();
@@ -483,6 +484,60 @@ describe('webhooks at their limits: give-up, timeout, bounded answer, bounded lo
     expect((await t.admin.get(`/api/v1/webhooks/${hook.id}/deliveries?limit=100`)).body).toHaveLength(LOG_KEEP);
     const [{ n }] = await t.app.get(Database).query<{ n: number }>('SELECT count(*)::int AS n FROM webhook_attempts WHERE webhook_id = $1', [hook.id]);
     expect(n).toBe(LOG_KEEP);
+  });
+
+  /** Posts into `channel` and waits until the receiver has `count` requests. */
+  const deliverOne = async (channel: string, rx: WebhookReceiver, count: number) => {
+    const sent = await alice.post(`/api/v1/channels/${channel}/messages`, { content: `for ${channel}` });
+    await waitFor(async () => rx.received.length >= count, `request ${count} at ${rx.url}`);
+    return sent.body.seq as number;
+  };
+
+  it('keeps the connection to a receiver alive between deliveries', async () => {
+    const rx = await receiver();
+    const hook = await hookOn(rx.url, 'kept');
+    for (let i = 1; i <= 3; i++) await deliverOne('kept', rx, i);
+    expect(rx.connections).toBe(1);
+    await waitFor(async () => (await deliveries(hook.id)).length === 3, 'three logged attempts');
+    expect((await deliveries(hook.id)).map((a) => a.status)).toEqual([200, 200, 200]);
+  });
+
+  it('never reuses a kept connection once the name points to another address: the next delivery connects to the new one', async () => {
+    let answer = '127.0.0.1';
+    const lookups = jest.spyOn(t.app.get(WebhookHostResolver), 'resolve').mockImplementation(async () => [{ address: answer, family: 4 }]);
+    try {
+      const first = await receiver();
+      const second = await receiver(undefined, '127.0.0.2', first.listeningPort); // the same port on another address
+      await hookOn(`http://hooks.moving.test:${first.listeningPort}/hook`, 'moved');
+      await deliverOne('moved', first, 1);
+      await deliverOne('moved', first, 2); // on the kept connection
+      expect(first.connections).toBe(1);
+      answer = '127.0.0.2';
+      const seq = await deliverOne('moved', second, 1);
+      expect(second.received[0].json.data.seq).toBe(seq);
+      await sleep(300);
+      expect(first.received).toHaveLength(2);
+    } finally {
+      lookups.mockRestore();
+    }
+  });
+
+  it('sends again at once on a fresh connection when the receiver had closed the kept one: one attempt, delivered, the same id', async () => {
+    const rx = await receiver((_r, nth) => (nth === 2 ? 'reset' : 200));
+    const hook = await hookOn(rx.url, 'stale');
+    await deliverOne('stale', rx, 1);
+    const seq = await deliverOne('stale', rx, 3); // the reset request, then the same on a new connection
+    expect(rx.received.slice(1).map((r) => r.json.data.seq)).toEqual([seq, seq]);
+    expect(rx.received[2].headers['webhook-id']).toBe(rx.received[1].headers['webhook-id']);
+    expect(rx.connections).toBe(2);
+    const log = await waitFor(async () => {
+      const got = await deliveries(hook.id);
+      return got.length === 2 && got;
+    }, 'two logged attempts');
+    expect(log.map((a) => [a.attempt, a.status, a.error])).toEqual([
+      [1, 200, undefined],
+      [1, 200, undefined],
+    ]);
   });
 });
 

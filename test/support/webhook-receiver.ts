@@ -13,10 +13,11 @@ export interface ReceivedWebhook {
 
 /**
  * How a receiver answers one request: a status, or a status with headers (a redirect's
- * `location`), and a body that never ends (`endless`: chunks until the sender hangs up) or none
- * at all (`silent`: the request is left unanswered).
+ * `location`), and a body that never ends (`endless`: chunks until the sender hangs up); or not
+ * at all (`silent`: the request is left unanswered; `reset`: the connection is closed at once, as
+ * a server does to a kept-alive connection it timed out).
  */
-export type Answer = number | { status: number; headers?: Record<string, string>; endless?: boolean } | 'silent';
+export type Answer = number | { status: number; headers?: Record<string, string>; endless?: boolean } | 'silent' | 'reset';
 
 /** Decides the answer to each request (default 200); may delay it. */
 export type Responder = (req: ReceivedWebhook, nth: number) => Answer | Promise<Answer>;
@@ -79,6 +80,7 @@ export class WebhookReceiver {
     this.received.push(got);
     const answer = await this.responder(got, this.received.length);
     if (answer === 'silent') return;
+    if (answer === 'reset') return void req.socket.destroy();
     const { status, headers = {}, endless = false } = typeof answer === 'number' ? { status: answer } : answer;
     res.writeHead(status, { 'content-type': 'text/plain', ...headers });
     if (!endless) return void res.end('ok');

@@ -106,21 +106,43 @@ const MESSAGES_AT_SQL = `
 
 // Outcomes hold only for the attempt this worker claimed: one taken over meanwhile is left to its new worker.
 const DELIVERED_SQL = `DELETE FROM webhook_deliveries WHERE id = $1 AND attempt = $2 RETURNING id`;
-const RETRY_SQL = `UPDATE webhook_deliveries SET next_at = now() + make_interval(secs => $3::double precision / 1000) WHERE id = $1 AND attempt = $2 RETURNING id`;
 /** Disables a hook (once: the first reason stays) and drops what it still had pending. */
 const DISABLE_SQL = `
   WITH disabled AS (
     UPDATE webhooks SET disabled_at = now(), disabled_reason = $2 WHERE id = $1 AND disabled_at IS NULL RETURNING id
   )
   DELETE FROM webhook_deliveries WHERE webhook_id = $1`;
-/** Logs an attempt and keeps the newest $8 of the hook's (the DELETE sees the log as before the INSERT). */
-const LOG_ATTEMPT_SQL = `
-  WITH logged AS (
+/**
+ * Logs an attempt ($1 hook, $2 event, $3 type, $4 attempt, $5 status, $6 ms, $7 error) and keeps
+ * the newest $8 + 1 of the hook's (the DELETE sees the log as before the INSERT): CTEs an
+ * outcome statement composes, so recording an attempt is one round trip. The trim skips the rows
+ * another attempt's trim is deleting (SKIP LOCKED): the attempts of one busy hook, recorded
+ * together, would otherwise wait for each other's commit, one at a time.
+ */
+const LOG_ATTEMPT_CTES = `
+  logged AS (
     INSERT INTO webhook_attempts (webhook_id, event_id, type, attempt, status, duration_ms, error)
     SELECT id, $2, $3, $4, $5, $6, $7 FROM webhooks WHERE id = $1
+  ), trimmed AS (
+    DELETE FROM webhook_attempts WHERE id IN (
+      SELECT id FROM webhook_attempts WHERE webhook_id = $1
+        AND id <= (SELECT id FROM webhook_attempts WHERE webhook_id = $1 ORDER BY id DESC OFFSET $8 LIMIT 1)
+      FOR UPDATE SKIP LOCKED
+    )
+  )`;
+const LOG_ATTEMPT_SQL = `WITH ${LOG_ATTEMPT_CTES} SELECT 1`;
+/** The attempt logged and its delivery done (gone from the schedule), if still this attempt's. */
+const LOG_DELIVERED_SQL = `
+  WITH ${LOG_ATTEMPT_CTES}, done AS (
+    DELETE FROM webhook_deliveries WHERE id = $2 AND attempt = $4 RETURNING id
   )
-  DELETE FROM webhook_attempts WHERE webhook_id = $1
-    AND id <= (SELECT id FROM webhook_attempts WHERE webhook_id = $1 ORDER BY id DESC OFFSET $8 LIMIT 1)`;
+  SELECT count(*)::int AS n FROM done`;
+/** The attempt logged and its delivery due again in $9 ms, if still this attempt's. */
+const LOG_RETRY_SQL = `
+  WITH ${LOG_ATTEMPT_CTES}, retried AS (
+    UPDATE webhook_deliveries SET next_at = now() + make_interval(secs => $9::double precision / 1000) WHERE id = $2 AND attempt = $4 RETURNING id
+  )
+  SELECT count(*)::int AS n FROM retried`;
 
 export interface LoggedAttempt {
   webhookId: string;
@@ -193,15 +215,28 @@ export class WebhooksRepository {
     return (await this.db.query(DELIVERED_SQL, [id, attempt])).length === 1;
   }
 
-  async retryIn(id: string, attempt: number, delayMs: number): Promise<boolean> {
-    return (await this.db.query(RETRY_SQL, [id, attempt, delayMs])).length === 1;
-  }
-
   async disable(id: string, reason: string): Promise<void> {
     await this.db.query(DISABLE_SQL, [id, reason]);
   }
 
   async logAttempt(a: LoggedAttempt, keep: number): Promise<void> {
-    await this.db.query(LOG_ATTEMPT_SQL, [a.webhookId, a.eventId, a.type, a.attempt, a.status, a.durationMs, a.error, keep - 1]);
+    await this.db.query(LOG_ATTEMPT_SQL, attemptParams(a, keep));
   }
+
+  /** Logs the attempt and ends its delivery, in one statement; false when it was taken over (logged all the same). */
+  async logDelivered(a: LoggedAttempt, keep: number): Promise<boolean> {
+    const [row] = await this.db.query<{ n: number }>(LOG_DELIVERED_SQL, attemptParams(a, keep));
+    return row.n === 1;
+  }
+
+  /** Logs the attempt and makes its delivery due again in `delayMs`, in one statement; false when it was taken over. */
+  async logRetry(a: LoggedAttempt, keep: number, delayMs: number): Promise<boolean> {
+    const [row] = await this.db.query<{ n: number }>(LOG_RETRY_SQL, [...attemptParams(a, keep), delayMs]);
+    return row.n === 1;
+  }
+}
+
+/** The parameters of LOG_ATTEMPT_CTES: the attempt, and how many older ones to keep beside it. */
+function attemptParams(a: LoggedAttempt, keep: number): unknown[] {
+  return [a.webhookId, a.eventId, a.type, a.attempt, a.status, a.durationMs, a.error, keep - 1];
 }
