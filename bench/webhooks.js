@@ -272,6 +272,7 @@ async function throughputAndLatency(stamp, poolSize, receiver) {
     const followers = agents.map((a) => follow(a.follower, a.channel, polled));
     await sleep(ARM_MS);
     receiver.arrivals.length = 0;
+    const [serviceCpu0, usage0] = [cpuMs(service.pid), await databaseUsage(db.url)];
     const addressed = await pacedPosts(posters, SIZES.RATE, SIZES.LATENCY_S, (k) => {
       const a = agents[k % agents.length];
       return { channel: a.channel, body: { type: 'STATUS', content: 'ping', target: a.name } };
@@ -279,9 +280,14 @@ async function throughputAndLatency(stamp, poolSize, receiver) {
     const expected = addressed.sentAt.size;
     const arrived = (arrivals) => latencies(addressed.sentAt, arrivals).length;
     await waitUntil(async () => arrived(receiver.arrivals) >= expected && arrived(polled) >= expected, `${expected} deliveries and long-poll answers`);
+    const serviceCpu = cpuMs(service.pid) - serviceCpu0;
     const addressedEnd = loadAverage();
     for (const f of followers) f.stop();
     await Promise.all(followers.map((f) => f.done));
+    await sleep(STATS_FLUSHED_MS);
+    const usage1 = await databaseUsage(db.url);
+    let postgresCpu = 0;
+    for (const [pid, ms] of usage1.cpu) postgresCpu += ms - (usage0.cpu.get(pid) ?? 0);
     const wrongTarget = receiver.arrivals.filter((a) => !agents.some((x) => x.name === a.target && x.channel === a.channel)).length;
     const latency = {
       rate: round(expected / addressed.seconds),
@@ -289,6 +295,8 @@ async function throughputAndLatency(stamp, poolSize, receiver) {
       posts: expected,
       webhook: { ...summary(latencies(addressed.sentAt, receiver.arrivals)), deliveries: receiver.arrivals.length, misaddressed: wrongTarget },
       longPoll: summary(latencies(addressed.sentAt, polled)),
+      // Everything the service and its Postgres backends did for one message: the post, its long-poll answer, its delivery.
+      perMessage: { serviceCpuUs: Math.round((serviceCpu * 1000) / expected), postgresCpuUs: Math.round((postgresCpu * 1000) / expected) },
       loadAverage: { start: loadStart, end: addressedEnd },
     };
 

@@ -107,15 +107,22 @@ export class WebhookDeliverer implements OnApplicationBootstrap, BeforeApplicati
     });
   }
 
+  /**
+   * Rounds of fan-out and claim until the outbox is empty (a batch came back short) or every slot
+   * is busy. A round whose events matched no hook claims nothing: the wake-up of posts no hook
+   * wants costs one statement (what is due otherwise — retries, takeovers — the poll claims).
+   */
   private async pump(): Promise<void> {
     try {
       while (!this.closed) {
-        const { events } = await this.hooks.fanOut(WEBHOOK_FANOUT_BATCH, ADMIN_NAME);
+        const { events, deliveries } = await this.hooks.fanOut(WEBHOOK_FANOUT_BATCH, ADMIN_NAME);
         const free = this.config.concurrency - this.inFlight.size;
-        const claimed = free > 0 ? await this.hooks.claim(free, this.config.leaseMs) : [];
-        this.backlog = claimed.length === free;
+        const claims = free > 0 && (events === 0 || deliveries > 0);
+        const claimed = claims ? await this.hooks.claim(free, this.config.leaseMs) : [];
+        const full = claimed.length === free;
+        this.backlog = full || events === WEBHOOK_FANOUT_BATCH;
         if (claimed.length > 0) await this.start(claimed);
-        if (events === 0 || claimed.length === free) break;
+        if (events < WEBHOOK_FANOUT_BATCH || full) break;
       }
     } catch (err) {
       this.logger.warn({ err: (err as Error).message }, 'webhook drain failed; the next poll retries');
