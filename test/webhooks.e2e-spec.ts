@@ -576,3 +576,41 @@ describe.each([
     }
   });
 });
+
+describe('a backlog keeps draining while posts no hook wants arrive (no poll to fall back on)', () => {
+  let t: TestApp;
+  let rx: WebhookReceiver;
+
+  beforeAll(async () => {
+    // One slot and a slow receiver: the backlog drains one delivery at a time, each finishing one
+    // claiming the next; the poll is out of reach, so nothing else would claim it.
+    t = await startTestApp('webhooks-backlog', { env: { ...WEBHOOK_TEST_ENV, QHORUS_WEBHOOK_POLL_MS: '600000', QHORUS_WEBHOOK_CONCURRENCY: '1' }, inProcessQueue: true });
+    rx = await new WebhookReceiver(() => sleep(150).then(() => 200)).start();
+  });
+  afterAll(async () => {
+    await t?.close();
+    await rx?.stop();
+  });
+
+  it('delivers every event of the backlog', async () => {
+    const alice = await t.agent('alice');
+    for (const name of ['busy', 'other']) expect((await alice.post('/api/v1/channels', { name, summaryThreshold: 10_000 })).status).toBe(201);
+    expect((await t.admin.post('/api/v1/webhooks', { url: rx.url, events: ['message.posted'], channels: ['busy'] })).status).toBe(201);
+    const batch = await alice.post('/api/v1/channels/busy/messages/batch', { messages: Array.from({ length: 6 }, (_, i) => ({ content: `backlog ${i}` })) });
+    expect(batch.status).toBe(201);
+    let chatting = true;
+    const chatter = (async () => {
+      while (chatting) {
+        await alice.post('/api/v1/channels/other/messages', { content: 'no hook wants this' });
+        await sleep(15);
+      }
+    })();
+    try {
+      await waitFor(async () => rx.received.length >= 6, 'the six deliveries of the backlog', 10_000);
+    } finally {
+      chatting = false;
+      await chatter;
+    }
+    expect(rx.received.map((r) => r.json.data.content).sort()).toEqual(Array.from({ length: 6 }, (_, i) => `backlog ${i}`));
+  });
+});

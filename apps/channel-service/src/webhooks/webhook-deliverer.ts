@@ -109,18 +109,20 @@ export class WebhookDeliverer implements OnApplicationBootstrap, BeforeApplicati
 
   /**
    * Rounds of fan-out and claim until the outbox is empty (a batch came back short) or every slot
-   * is busy. A round whose events matched no hook claims nothing: the wake-up of posts no hook
-   * wants costs one statement (what is due otherwise — retries, takeovers — the poll claims).
+   * is busy. A round whose events matched no hook claims nothing unless a backlog is known: the
+   * wake-up of posts no hook wants costs one statement (what else falls due — retries,
+   * takeovers — the poll claims).
    */
   private async pump(): Promise<void> {
     try {
       while (!this.closed) {
         const { events, deliveries } = await this.hooks.fanOut(WEBHOOK_FANOUT_BATCH, ADMIN_NAME);
         const free = this.config.concurrency - this.inFlight.size;
-        const claims = free > 0 && (events === 0 || deliveries > 0);
+        const claims = free > 0 && (events === 0 || deliveries > 0 || this.backlog);
         const claimed = claims ? await this.hooks.claim(free, this.config.leaseMs) : [];
-        const full = claimed.length === free;
-        this.backlog = full || events === WEBHOOK_FANOUT_BATCH;
+        const full = free === 0 || claimed.length === free;
+        // A round that claimed nothing learnt nothing about what is due: the backlog stays as it was.
+        if (claims || full) this.backlog = full;
         if (claimed.length > 0) await this.start(claimed);
         if (events < WEBHOOK_FANOUT_BATCH || full) break;
       }
