@@ -6,10 +6,11 @@
 //     alternating rounds. Target: ≤ 10 % lower with the hooks.
 //  2. Latency post → receiver, p50/p95, at RATE msg/s each addressed (`target`) to one of AGENTS
 //     agents, round-robin; each agent has a `message.addressed` hook on a local HTTP receiver
-//     answering 200 (so about RATE deliveries a second over AGENTS hooks). Side by side, on the
-//     same messages in the same window: each agent also follows its messages with a long poll
-//     (GET …/messages?afterSeq=&waitMs=), and post → long-poll answer is measured the same way.
-//     Each agent's messages go to its own channel, so its long poll reads only its share.
+//     answering 200 (so about RATE deliveries a second over AGENTS hooks). Side by side, under the
+//     same load: each agent follows its messages with a long poll (GET …/messages?afterSeq=&waitMs=,
+//     re-armed at once), post → long-poll answer measured the same way. Three windows of LATENCY_S:
+//     webhooks alone, long polls alone (the hooks disabled), both at once. Each agent's messages go
+//     to its own channel, so its long poll reads only its share.
 //  3. Saturation (secondary): RATE msg/s for BROADCAST_S seconds into one channel with
 //     BROADCAST_HOOKS `message.posted` hooks on it (RATE × BROADCAST_HOOKS deliveries a second
 //     asked for, far above one worker's drain): latency and the delivery rate reached.
@@ -59,8 +60,9 @@ const ARM_MS = 500;
 /** Longer than the service's QHORUS_WEBHOOK_POLL_MS (its default): every instance has seen the hooks come or go. */
 const HOOKS_SEEN_MS = 1_500;
 const DRAIN_TIMEOUT_MS = 300_000;
-/** An idle Postgres backend reports its statistics within a second or so of its last transaction. */
-const STATS_FLUSHED_MS = 2_500;
+/** An idle Postgres backend reports its CPU at once (/proc), its transaction counts within PGSTAT_IDLE_INTERVAL (10 s). */
+const CPU_SETTLED_MS = 1_000;
+const STATS_FLUSHED_MS = 11_000;
 const nowMs = () => Number(process.hrtime.bigint()) / 1e6;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const log = (msg) => process.stderr.write(`  webhooks: ${msg}\n`);
@@ -174,10 +176,9 @@ function latencies(sentAt, arrivals) {
 const summary = (ms) => ({ samples: ms.length, p50Ms: round(percentile(ms, 50)), p95Ms: round(percentile(ms, 95)), p99Ms: round(percentile(ms, 99)), maxMs: round(Math.max(...ms)) });
 
 /** A long poll following one channel: every message it is answered, with the time the answer came. */
-function follow(client, channel, arrivals) {
+function follow(client, channel, after, arrivals) {
   let stopped = false;
   const done = (async () => {
-    let after = 0;
     while (!stopped) {
       let res;
       try {
@@ -250,11 +251,13 @@ async function throughputAndLatency(stamp, poolSize, receiver) {
     };
     for (const id of hookIds) await admin.expectOk('DELETE', `/api/v1/webhooks/${id}`);
 
-    // 2. Addressed messages: webhook deliveries and long-poll answers, side by side.
+    // 2. Addressed messages, in three windows of the same load: webhooks alone (no long polls),
+    // long polls alone (the hooks disabled), then both at once.
     const posters = [];
     for (let i = 0; i < POSTERS; i++) posters.push(new JsonClient(service.url, await register(`pacer-${i}`), 16));
     closing.push(...posters);
     const agents = [];
+    const addressedHooks = [];
     for (let i = 0; i < SIZES.AGENTS; i++) {
       const name = `hooked-${i}`;
       const token = await register(name);
@@ -262,42 +265,57 @@ async function throughputAndLatency(stamp, poolSize, receiver) {
       await admin.expectOk('POST', '/api/v1/channels', { name: channel, summaryThreshold: 100000 });
       const own = new JsonClient(service.url, token, 2);
       closing.push(own);
-      await own.expectOk('POST', '/api/v1/webhooks', { url: receiver.url, events: ['message.addressed'], channels: [channel] });
-      agents.push({ name, channel, follower: new JsonClient(service.url, token, 1) });
+      addressedHooks.push((await own.expectOk('POST', '/api/v1/webhooks', { url: receiver.url, events: ['message.addressed'], channels: [channel] })).id);
+      agents.push({ name, channel, token, lastSeq: 0 });
     }
+    const setAddressedHooks = async (enabled) => {
+      await withClient(db.url, (c) => c.query(`UPDATE webhooks SET disabled_at = ${enabled ? 'NULL' : 'now()'} WHERE id = ANY($1)`, [addressedHooks]));
+      await sleep(HOOKS_SEEN_MS);
+    };
     await sleep(HOOKS_SEEN_MS);
-    loadStart = loadAverage();
-    log(`addressed: ${SIZES.RATE} msg/s for ${SIZES.LATENCY_S} s, each to one of ${SIZES.AGENTS} agents with a message.addressed hook and a long poll (load ${loadStart.join(' ')})`);
-    const polled = [];
-    const followers = agents.map((a) => follow(a.follower, a.channel, polled));
-    await sleep(ARM_MS);
-    receiver.arrivals.length = 0;
-    const [serviceCpu0, usage0] = [cpuMs(service.pid), await databaseUsage(db.url)];
-    const addressed = await pacedPosts(posters, SIZES.RATE, SIZES.LATENCY_S, (k) => {
-      const a = agents[k % agents.length];
-      return { channel: a.channel, body: { type: 'STATUS', content: 'ping', target: a.name } };
-    });
-    const expected = addressed.sentAt.size;
-    const arrived = (arrivals) => latencies(addressed.sentAt, arrivals).length;
-    await waitUntil(async () => arrived(receiver.arrivals) >= expected && arrived(polled) >= expected, `${expected} deliveries and long-poll answers`);
-    const serviceCpu = cpuMs(service.pid) - serviceCpu0;
-    const addressedEnd = loadAverage();
-    for (const f of followers) f.stop();
-    await Promise.all(followers.map((f) => f.done));
-    await sleep(STATS_FLUSHED_MS);
-    const usage1 = await databaseUsage(db.url);
-    let postgresCpu = 0;
-    for (const [pid, ms] of usage1.cpu) postgresCpu += ms - (usage0.cpu.get(pid) ?? 0);
-    const wrongTarget = receiver.arrivals.filter((a) => !agents.some((x) => x.name === a.target && x.channel === a.channel)).length;
+
+    /** RATE msg/s for LATENCY_S, each addressed to one agent in its own channel; what reached the receiver and the long polls. */
+    const addressedWindow = async (what, { hooks, longPolls }) => {
+      await setAddressedHooks(hooks);
+      const startLoad = loadAverage();
+      log(`addressed, ${what}: ${SIZES.RATE} msg/s for ${SIZES.LATENCY_S} s, each to one of ${SIZES.AGENTS} agents (load ${startLoad.join(' ')})`);
+      const polled = [];
+      const followers = longPolls ? agents.map((a) => follow(new JsonClient(service.url, a.token, 1), a.channel, a.lastSeq, polled)) : [];
+      await sleep(ARM_MS);
+      receiver.arrivals.length = 0;
+      const [serviceCpu0, usage0] = [cpuMs(service.pid), await databaseUsage(db.url)];
+      const sent = await pacedPosts(posters, SIZES.RATE, SIZES.LATENCY_S, (k) => {
+        const a = agents[k % agents.length];
+        return { channel: a.channel, body: { type: 'STATUS', content: 'ping', target: a.name } };
+      });
+      const expected = sent.sentAt.size;
+      for (const a of agents) for (const key of sent.sentAt.keys()) if (key.startsWith(`${a.channel}:`)) a.lastSeq = Math.max(a.lastSeq, Number(key.split(':')[1]));
+      const arrived = (arrivals) => latencies(sent.sentAt, arrivals).length;
+      await waitUntil(async () => (!hooks || arrived(receiver.arrivals) >= expected) && (!longPolls || arrived(polled) >= expected), `${what}: ${expected} messages`);
+      const serviceCpu = cpuMs(service.pid) - serviceCpu0;
+      const endLoad = loadAverage();
+      for (const f of followers) f.stop();
+      await Promise.all(followers.map((f) => f.done));
+      await sleep(CPU_SETTLED_MS);
+      const usage1 = await databaseUsage(db.url);
+      let postgresCpu = 0;
+      for (const [pid, ms] of usage1.cpu) postgresCpu += ms - (usage0.cpu.get(pid) ?? 0);
+      const misaddressed = receiver.arrivals.filter((a) => !agents.some((x) => x.name === a.target && x.channel === a.channel)).length;
+      return {
+        rate: round(expected / sent.seconds),
+        posts: expected,
+        webhook: hooks ? { ...summary(latencies(sent.sentAt, receiver.arrivals)), deliveries: receiver.arrivals.length, misaddressed } : null,
+        longPoll: longPolls ? summary(latencies(sent.sentAt, polled)) : null,
+        // What the service process and the database's Postgres backends spent per message, all included.
+        perMessage: { serviceCpuUs: Math.round((serviceCpu * 1000) / expected), postgresCpuUs: Math.round((postgresCpu * 1000) / expected) },
+        loadAverage: { start: startLoad, end: endLoad },
+      };
+    };
     const latency = {
-      rate: round(expected / addressed.seconds),
       agents: SIZES.AGENTS,
-      posts: expected,
-      webhook: { ...summary(latencies(addressed.sentAt, receiver.arrivals)), deliveries: receiver.arrivals.length, misaddressed: wrongTarget },
-      longPoll: summary(latencies(addressed.sentAt, polled)),
-      // Everything the service and its Postgres backends did for one message: the post, its long-poll answer, its delivery.
-      perMessage: { serviceCpuUs: Math.round((serviceCpu * 1000) / expected), postgresCpuUs: Math.round((postgresCpu * 1000) / expected) },
-      loadAverage: { start: loadStart, end: addressedEnd },
+      webhooksAlone: await addressedWindow('webhooks alone', { hooks: true, longPolls: false }),
+      longPollsAlone: await addressedWindow('long polls alone', { hooks: false, longPolls: true }),
+      both: await addressedWindow('webhooks and long polls at once', { hooks: true, longPolls: true }),
     };
 
     // 3. Saturation: every post to BROADCAST_HOOKS hooks.
