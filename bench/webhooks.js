@@ -21,7 +21,8 @@
 //     transactions committed (pg_stat_database): figures a shared machine moves less than rates.
 // Run after `npx nest build`: `node bench/webhooks.js [--drain-only]`. Sizes: BENCH_WEBHOOK_* below (the
 // defaults are the full run; a smoke run: BENCH_WEBHOOK_SMOKE=1). Prints JSON last; the load
-// average is taken at the start and end of each phase (the machine may be shared).
+// average is taken at the start and end of each phase (the machine may be shared). Phases 1 and
+// 2–3 each run on a service and database of their own; 4 on an api and a worker process.
 const http = require('node:http');
 const { readFileSync } = require('node:fs');
 const os = require('node:os');
@@ -204,28 +205,40 @@ function follow(client, channel, after, arrivals) {
   };
 }
 
-async function throughputAndLatency(stamp, poolSize, receiver) {
-  const db = await createDatabase(stamp, 'webhooks');
-  const queuePrefix = `qbench-${stamp}-webhooks`;
-  const service = await startService({ databaseUrl: db.url, queuePrefix, poolSize, env: SERVICE_ENV, label: 'service' });
+/**
+ * Runs `fn` against a service of its own (a fresh database and queue prefix): each phase starts
+ * from empty tables, not from what the one before left (rows, dead tuples, autovacuum at work).
+ */
+async function withService(stamp, label, poolSize, fn) {
+  const db = await createDatabase(stamp, label);
+  const queuePrefix = `qbench-${stamp}-${label}`;
+  const service = await startService({ databaseUrl: db.url, queuePrefix, poolSize, env: SERVICE_ENV, label: `service (${label})` });
   const closing = [];
   try {
     const admin = new JsonClient(service.url, ADMIN_TOKEN, 8);
     closing.push(admin);
     const register = async (name) => (await admin.expectOk('POST', '/api/v1/agents', { name })).token;
+    return await fn({ db, service, admin, register, closing });
+  } finally {
+    for (const c of closing) c.close();
+    await service.stop();
+    await db.drop();
+    await deleteRedisPrefix(queuePrefix);
+  }
+}
+
+/** 1. POST throughput without and with HOOKS hooks that match nothing posted. */
+function postThroughput(stamp, poolSize, receiver) {
+  return withService(stamp, 'whthroughput', poolSize, async ({ db, service, admin, register, closing }) => {
     const clients = [];
     for (let i = 0; i < SIZES.CONNECTIONS; i++) clients.push(new JsonClient(service.url, await register(`poster-${i}`), 1));
     closing.push(...clients);
     const channels = Array.from({ length: SIZES.CONNECTIONS }, (_, i) => `post-${i}`);
     for (const name of channels) await admin.expectOk('POST', '/api/v1/channels', { name, summaryThreshold: 100000 });
 
-    // 1. POST throughput without and with HOOKS hooks that match nothing posted.
-    let loadStart = loadAverage();
+    const loadStart = loadAverage();
     log(`POST throughput: ${SIZES.CONNECTIONS} connections, ${SIZES.ROUNDS} × ${SIZES.THROUGHPUT_S} s without and with ${SIZES.HOOKS} hooks, alternating (load ${loadStart.join(' ')})`);
-    const hookIds = [];
-    for (let i = 0; i < SIZES.HOOKS; i++) {
-      hookIds.push((await admin.expectOk('POST', '/api/v1/webhooks', { url: receiver.url, events: ['message.posted'], channels: [`elsewhere-${i}`] })).id);
-    }
+    for (let i = 0; i < SIZES.HOOKS; i++) await admin.expectOk('POST', '/api/v1/webhooks', { url: receiver.url, events: ['message.posted'], channels: [`elsewhere-${i}`] });
     // The hooks are switched off and on in SQL between rounds; the service sees it within its poll.
     const setHooks = async (enabled) => {
       await withClient(db.url, (c) => c.query(`UPDATE webhooks SET disabled_at = ${enabled ? 'NULL' : 'now()'}`));
@@ -241,7 +254,7 @@ async function throughputAndLatency(stamp, poolSize, receiver) {
       withHooks.push(await closedLoopPosts(clients, channels, SIZES.THROUGHPUT_S));
     }
     const outboxLeft = await withClient(db.url, async (c) => (await c.query('SELECT count(*)::int AS n FROM webhook_outbox')).rows[0].n);
-    const throughput = {
+    return {
       withoutHooks: round(mean(without)),
       withHooks: round(mean(withHooks)),
       drop: round(1 - mean(withHooks) / mean(without), 4),
@@ -249,8 +262,12 @@ async function throughputAndLatency(stamp, poolSize, receiver) {
       outboxLeftAfterRun: outboxLeft,
       loadAverage: { start: loadStart, end: loadAverage() },
     };
-    for (const id of hookIds) await admin.expectOk('DELETE', `/api/v1/webhooks/${id}`);
+  });
+}
 
+/** 2 and 3. Addressed messages (webhooks, long polls, both), then the broadcast saturation. */
+function addressedLatency(stamp, poolSize, receiver) {
+  return withService(stamp, 'whlatency', poolSize, async ({ db, service, admin, register, closing }) => {
     // 2. Addressed messages, in three windows of the same load: webhooks alone (no long polls),
     // long polls alone (the hooks disabled), then both at once.
     const posters = [];
@@ -324,7 +341,7 @@ async function throughputAndLatency(stamp, poolSize, receiver) {
       await admin.expectOk('POST', '/api/v1/channels', { name: 'bcast', summaryThreshold: 100000 });
       for (let i = 0; i < SIZES.BROADCAST_HOOKS; i++) await admin.expectOk('POST', '/api/v1/webhooks', { url: receiver.url, events: ['message.posted'], channels: ['bcast'] });
       await sleep(HOOKS_SEEN_MS);
-      loadStart = loadAverage();
+      const loadStart = loadAverage();
       log(`saturation: ${SIZES.RATE} msg/s for ${SIZES.BROADCAST_S} s to ${SIZES.BROADCAST_HOOKS} hooks each (load ${loadStart.join(' ')})`);
       receiver.arrivals.length = 0;
       const started = nowMs();
@@ -344,14 +361,10 @@ async function throughputAndLatency(stamp, poolSize, receiver) {
         loadAverage: { start: loadStart, end: loadAverage() },
       };
     }
-    return { throughput, latency, saturation };
-  } finally {
-    for (const c of closing) c.close();
-    await service.stop();
-    await db.drop();
-    await deleteRedisPrefix(queuePrefix);
-  }
+    return { latency, saturation };
+  });
 }
+
 
 async function outboxDrain(stamp, poolSize, receiver) {
   const db = await createDatabase(stamp, 'whdrain');
@@ -430,7 +443,9 @@ async function main() {
   try {
     const started = new Date().toISOString();
     const loadAtStart = loadAverage();
-    const first = process.argv.includes('--drain-only') ? {} : await throughputAndLatency(stamp, poolSize, receiver);
+    const drainOnly = process.argv.includes('--drain-only');
+    const throughput = drainOnly ? undefined : await postThroughput(stamp, poolSize, receiver);
+    const first = drainOnly ? {} : { throughput, ...(await addressedLatency(stamp, poolSize, receiver)) };
     const drain = await outboxDrain(stamp, poolSize, receiver);
     process.stdout.write(`${JSON.stringify({ started, ended: new Date().toISOString(), loadAtStart, sizes: SIZES, ...first, drain })}\n`);
   } finally {
@@ -445,4 +460,4 @@ if (require.main === module) {
   });
 }
 
-module.exports = { outboxDrain, throughputAndLatency };
+module.exports = { addressedLatency, outboxDrain, postThroughput };
