@@ -19,7 +19,7 @@
 //     empty) and deliveries per second (all received), the TCP connections it opened, and per
 //     delivery the CPU time of the worker and of the database's Postgres backends (/proc) and the
 //     transactions committed (pg_stat_database): figures a shared machine moves less than rates.
-// Run after `npx nest build`: `node bench/webhooks.js [--drain-only]`. Sizes: BENCH_WEBHOOK_* below (the
+// Run after `npx nest build`: `node bench/webhooks.js [--phases=throughput,latency,drain]`. Sizes: BENCH_WEBHOOK_* below (the
 // defaults are the full run; a smoke run: BENCH_WEBHOOK_SMOKE=1). Prints JSON last; the load
 // average is taken at the start and end of each phase (the machine may be shared). Phases 1 and
 // 2–3 each run on a service and database of their own; 4 on an api and a worker process.
@@ -49,6 +49,8 @@ const SIZES = {
   BROADCAST_S: int('BENCH_WEBHOOK_BROADCAST_S', 3, 1),
   DRAIN_POSTS: int('BENCH_WEBHOOK_DRAIN_POSTS', 5000, 300),
 };
+/** `--phases=throughput,latency,drain` (default all three; latency includes the saturation figure). */
+const PHASES = new Set((process.argv.find((a) => a.startsWith('--phases='))?.slice('--phases='.length) ?? 'throughput,latency,drain').split(','));
 const SERVICE_ENV = { QHORUS_WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', QHORUS_RATE_LIMIT_PER_SECOND: '100000', QHORUS_RATE_LIMIT_BURST: '100000' };
 /** Agents posting the paced load (each its own keep-alive client). */
 const POSTERS = 4;
@@ -443,11 +445,10 @@ async function main() {
   try {
     const started = new Date().toISOString();
     const loadAtStart = loadAverage();
-    const drainOnly = process.argv.includes('--drain-only');
-    const throughput = drainOnly ? undefined : await postThroughput(stamp, poolSize, receiver);
-    const first = drainOnly ? {} : { throughput, ...(await addressedLatency(stamp, poolSize, receiver)) };
-    const drain = await outboxDrain(stamp, poolSize, receiver);
-    process.stdout.write(`${JSON.stringify({ started, ended: new Date().toISOString(), loadAtStart, sizes: SIZES, ...first, drain })}\n`);
+    const throughput = PHASES.has('throughput') ? await postThroughput(stamp, poolSize, receiver) : undefined;
+    const latency = PHASES.has('latency') ? await addressedLatency(stamp, poolSize, receiver) : {};
+    const drain = PHASES.has('drain') ? await outboxDrain(stamp, poolSize, receiver) : undefined;
+    process.stdout.write(`${JSON.stringify({ started, ended: new Date().toISOString(), loadAtStart, sizes: SIZES, throughput, ...latency, drain })}\n`);
   } finally {
     await receiver.close();
   }
