@@ -247,20 +247,38 @@ function postThroughput(stamp, poolSize, receiver) {
       await sleep(HOOKS_SEEN_MS);
     };
     await closedLoopPosts(clients, channels, 1); // warm-up
+    // Each round: posts/s, and the CPU the service process and the database's Postgres backends
+    // spent per post (µs), a figure the other jobs on a shared machine move far less than the rate.
+    const round_ = async () => {
+      const [cpu0, usage0] = [cpuMs(service.pid), await databaseUsage(db.url)];
+      const started = nowMs();
+      const perSecond = await closedLoopPosts(clients, channels, SIZES.THROUGHPUT_S);
+      const posts = (perSecond * (nowMs() - started)) / 1000;
+      const serviceCpu = cpuMs(service.pid) - cpu0;
+      const usage1 = await databaseUsage(db.url);
+      let postgresCpu = 0;
+      for (const [pid, ms] of usage1.cpu) postgresCpu += ms - (usage0.cpu.get(pid) ?? 0);
+      return { perSecond, serviceCpuUs: (serviceCpu * 1000) / posts, postgresCpuUs: (postgresCpu * 1000) / posts };
+    };
     const without = [];
     const withHooks = [];
     for (let r = 0; r < SIZES.ROUNDS; r++) {
       await setHooks(false);
-      without.push(await closedLoopPosts(clients, channels, SIZES.THROUGHPUT_S));
+      without.push(await round_());
       await setHooks(true);
-      withHooks.push(await closedLoopPosts(clients, channels, SIZES.THROUGHPUT_S));
+      withHooks.push(await round_());
     }
+    const meanOf = (rounds, key) => mean(rounds.map((r) => r[key]));
     const outboxLeft = await withClient(db.url, async (c) => (await c.query('SELECT count(*)::int AS n FROM webhook_outbox')).rows[0].n);
     return {
-      withoutHooks: round(mean(without)),
-      withHooks: round(mean(withHooks)),
-      drop: round(1 - mean(withHooks) / mean(without), 4),
-      rounds: { without: without.map((x) => round(x)), withHooks: withHooks.map((x) => round(x)) },
+      withoutHooks: round(meanOf(without, 'perSecond')),
+      withHooks: round(meanOf(withHooks, 'perSecond')),
+      drop: round(1 - meanOf(withHooks, 'perSecond') / meanOf(without, 'perSecond'), 4),
+      rounds: { without: without.map((r) => round(r.perSecond)), withHooks: withHooks.map((r) => round(r.perSecond)) },
+      cpuPerPostUs: {
+        without: { service: Math.round(meanOf(without, 'serviceCpuUs')), postgres: Math.round(meanOf(without, 'postgresCpuUs')) },
+        withHooks: { service: Math.round(meanOf(withHooks, 'serviceCpuUs')), postgres: Math.round(meanOf(withHooks, 'postgresCpuUs')) },
+      },
       outboxLeftAfterRun: outboxLeft,
       loadAverage: { start: loadStart, end: loadAverage() },
     };

@@ -146,12 +146,19 @@ describe('webhooks (DESIGN §11)', () => {
     expect((await bob.post(`/api/v1/webhooks/${hook.id}/test`)).status).toBe(409);
   });
 
-  it("a private channel's message never reaches a non-member's hook; a public one does", async () => {
+  it("a private channel's message never reaches a non-member's hook; a public one does; the admin's hook gets both", async () => {
     const rx = await receiver();
+    const adminRx = await receiver();
     await subscribe(carol, { url: rx.url, events: ['message.posted', 'message.addressed'] });
-    await post(alice, 'secret', { content: 'members only', target: 'carol' });
+    await subscribe(t.admin, { url: adminRx.url, events: ['message.posted'], channels: ['secret', 'open'] });
+    const hidden = await post(alice, 'secret', { content: 'members only', target: 'carol' });
     const visible = await post(alice, 'open', { content: 'for all' });
     await waitFor(async () => rx.received.some((r) => r.json.data.seq === visible.body.seq && r.json.data.channel === 'open'), 'the public message');
+    const seen = await waitFor(async () => adminRx.received.length >= 2 && adminRx.received, "both messages at the admin's hook");
+    expect(seen.map((r) => [r.json.data.channel, r.json.data.seq]).sort()).toEqual([
+      ['open', visible.body.seq],
+      ['secret', hidden.body.seq],
+    ]);
     await new Promise((r) => setTimeout(r, 500));
     expect(rx.received.filter((r) => r.json.data.channel === 'secret')).toEqual([]);
   });

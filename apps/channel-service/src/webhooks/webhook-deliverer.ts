@@ -1,7 +1,6 @@
 import { BeforeApplicationShutdown, Injectable, Logger, NotFoundException, OnApplicationBootstrap } from '@nestjs/common';
 import { setMaxListeners } from 'node:events';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
-import { ADMIN_NAME } from '../auth/principal';
 import { TimeoutError, withTimeout } from '../common/with-timeout';
 import { WebhookConfig } from '../config/slices/webhook-config';
 import { MessageRow } from '../message-store/message.entity';
@@ -13,7 +12,7 @@ import { WebhookMetrics } from './webhook-metrics';
 import { Dropped, isDropped, ownerPrincipal, renderMessagePayload, WebhookPayload } from './webhook-payload';
 import { ConnectionPools, sendWebhook, SendOutcome } from './webhook-sender';
 import { checkTarget, WebhookTargetRefused } from './url-guard';
-import { LoggedAttempt, WebhooksRepository } from './webhooks.repository';
+import { LoggedAttempt, WEBHOOK_FANOUT_BATCH, WebhooksRepository } from './webhooks.repository';
 import { WebhookHostResolver } from './webhook-host-resolver';
 import { annotateSpan, inSpan } from '../telemetry/spans';
 
@@ -28,8 +27,6 @@ const SUMMARY_EVENT = 'summary.updated';
 const USER_AGENT = 'qhorus-webhooks';
 /** HTTP 410 Gone: the receiver asks never to be called again (DESIGN §11). */
 const GONE = 410;
-/** Outbox rows fanned out to hooks per statement (one statement per round; a busy outbox takes more rounds). */
-const WEBHOOK_FANOUT_BATCH = 100;
 
 /**
  * The workers' side of webhooks: fans outbox rows out to hooks, claims due deliveries (leased in
@@ -116,7 +113,7 @@ export class WebhookDeliverer implements OnApplicationBootstrap, BeforeApplicati
   private async pump(): Promise<void> {
     try {
       while (!this.closed) {
-        const { events, deliveries } = await this.hooks.fanOut(WEBHOOK_FANOUT_BATCH, ADMIN_NAME);
+        const { events, deliveries } = await this.hooks.fanOut();
         const free = this.config.concurrency - this.inFlight.size;
         const claims = free > 0 && (events === 0 || deliveries > 0 || this.backlog);
         const claimed = claims ? await this.hooks.claim(free, this.config.leaseMs) : [];

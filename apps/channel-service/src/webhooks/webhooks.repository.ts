@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { ADMIN_NAME } from '../auth/principal';
 import { readableSql } from '../channels/channel-access';
 import { Database } from '../database/database';
 import { MESSAGE_COLUMNS, MessageRow } from '../message-store/message.entity';
@@ -15,6 +16,10 @@ export interface NewWebhook {
   types: string[] | null;
   secret: string;
 }
+
+/** Outbox rows fanned out to hooks per statement (one statement per round; a busy outbox takes more rounds). */
+export const WEBHOOK_FANOUT_BATCH = 100;
+if (!/^[a-z][a-z0-9_-]*$/.test(ADMIN_NAME)) throw new Error('the admin name is written into FAN_OUT_SQL as a literal: it must be a plain name');
 
 /** Who is asking: the admin sees every hook, an agent its own. */
 export interface HookViewer {
@@ -46,11 +51,12 @@ const ANY_ENABLED_SQL = `SELECT ${ANY_WEBHOOK_ENABLED_SQL} AS any`;
  * broadcast hooks (message.posted, summary.updated) of every channel or of one of the batch's
  * channels, and the hooks of the agents the batch addresses or whose threads it closes — so the
  * cost follows the hooks that may match, not every hook times every event. Then the channel access rule, in its SQL form, for the hook's
- * owner (checked again in process at delivery time, when it counts). $1 batch size, $2 the admin's name.
+ * owner (checked again in process at delivery time, when it counts). No parameters (the batch size
+ * and the admin's name are constants): Postgres plans it once per connection, not at every call.
  */
 export const FAN_OUT_SQL = `
   WITH o AS (
-    DELETE FROM webhook_outbox WHERE id IN (SELECT id FROM webhook_outbox ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED)
+    DELETE FROM webhook_outbox WHERE id IN (SELECT id FROM webhook_outbox ORDER BY id LIMIT ${WEBHOOK_FANOUT_BATCH} FOR UPDATE SKIP LOCKED)
     RETURNING channel_id, kind, seq, created_at
   ), ev AS (
     SELECT o.channel_id, o.kind, o.seq, o.created_at, c.name AS channel, c.members, m.type AS message_type, m.sender, m.target,
@@ -67,7 +73,7 @@ export const FAN_OUT_SQL = `
     SELECT ev.channel_id, ev.seq, ev.created_at, h.id AS webhook_id, e.type
     FROM ev JOIN hooks h ON h.channels IS NULL OR ev.channel = ANY(h.channels)
     CROSS JOIN LATERAL unnest(h.events) AS e(type)
-    WHERE ${readableSql('ev.members', { name: 'h.owner', admin: 'h.owner = $2' })}
+    WHERE ${readableSql('ev.members', { name: 'h.owner', admin: `h.owner = '${ADMIN_NAME}'` })}
       AND NOT EXISTS (SELECT 1 FROM agents a WHERE a.name = h.owner AND a.revoked_at IS NOT NULL)
       AND CASE e.type
         WHEN 'message.posted' THEN ev.kind = 'message' AND ev.sender <> h.owner AND (h.types IS NULL OR ev.message_type = ANY(h.types))
@@ -194,8 +200,9 @@ export class WebhooksRepository {
     return rows[0].any;
   }
 
-  async fanOut(batch: number, adminName: string): Promise<{ events: number; deliveries: number }> {
-    const rows = await this.db.query<{ events: number; deliveries: number }>(FAN_OUT_SQL, [batch, adminName]);
+  /** One round of fan-out: how many outbox rows it took (at most WEBHOOK_FANOUT_BATCH) and the deliveries they became. */
+  async fanOut(): Promise<{ events: number; deliveries: number }> {
+    const rows = await this.db.query<{ events: number; deliveries: number }>(FAN_OUT_SQL);
     return rows[0];
   }
 
