@@ -1,4 +1,6 @@
 import { Webhook } from 'standardwebhooks';
+import { Database } from '../apps/channel-service/src/database/database';
+import { WebhookHostResolver } from '../apps/channel-service/src/webhooks/webhook-host-resolver';
 import { ApiClient, waitFor } from './support/http';
 import { connectMcp } from './support/mcp-client';
 import { parsePrometheusText, sampleValue } from './support/prometheus-text';
@@ -22,6 +24,7 @@ async function messagesBySeq(client: ApiClient, channel: string): Promise<Map<nu
 }
 
 const verify = (secret: string, r: ReceivedWebhook) => new Webhook(secret).verify(r.body, r.headers);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('webhooks (DESIGN §11)', () => {
   let t: TestApp;
@@ -143,12 +146,19 @@ describe('webhooks (DESIGN §11)', () => {
     expect((await bob.post(`/api/v1/webhooks/${hook.id}/test`)).status).toBe(409);
   });
 
-  it("a private channel's message never reaches a non-member's hook; a public one does", async () => {
+  it("a private channel's message never reaches a non-member's hook; a public one does; the admin's hook gets both", async () => {
     const rx = await receiver();
+    const adminRx = await receiver();
     await subscribe(carol, { url: rx.url, events: ['message.posted', 'message.addressed'] });
-    await post(alice, 'secret', { content: 'members only', target: 'carol' });
+    await subscribe(t.admin, { url: adminRx.url, events: ['message.posted'], channels: ['secret', 'open'] });
+    const hidden = await post(alice, 'secret', { content: 'members only', target: 'carol' });
     const visible = await post(alice, 'open', { content: 'for all' });
     await waitFor(async () => rx.received.some((r) => r.json.data.seq === visible.body.seq && r.json.data.channel === 'open'), 'the public message');
+    const seen = await waitFor(async () => adminRx.received.length >= 2 && adminRx.received, "both messages at the admin's hook");
+    expect(seen.map((r) => [r.json.data.channel, r.json.data.seq]).sort()).toEqual([
+      ['open', visible.body.seq],
+      ['secret', hidden.body.seq],
+    ]);
     await new Promise((r) => setTimeout(r, 500));
     expect(rx.received.filter((r) => r.json.data.channel === 'secret')).toEqual([]);
   });
@@ -218,6 +228,77 @@ describe('webhooks (DESIGN §11)', () => {
     expect((await carol.get('/api/v1/webhooks/wh_nonexistent')).status).toBe(404);
   });
 
+  it("a revoked agent's pending retries are dropped, not sent", async () => {
+    const frank = await t.agent('frank');
+    const rx = await receiver(() => 500);
+    const hook = await subscribe(frank, { url: rx.url, events: ['message.posted'], channels: ['open'] });
+    await post(alice, 'open', { content: 'frank will be gone before the retry' });
+    await waitFor(async () => rx.received.length === 1, 'the first (failed) attempt');
+    expect((await t.admin.request('DELETE', '/api/v1/agents/frank')).status).toBe(200);
+    const log = await waitFor(async () => {
+      const res = await t.admin.get(`/api/v1/webhooks/${hook.id}/deliveries`);
+      return res.body.some((a: any) => a.error?.startsWith('not sent')) && res.body;
+    }, 'the retry dropped');
+    expect(log[0]).toMatchObject({ status: null, error: "not sent: the owner 'frank' was revoked" });
+    const received = rx.received.length;
+    await sleep(800);
+    expect(rx.received).toHaveLength(received);
+  });
+
+  it('does not follow a redirect: a 3xx is a failed attempt, retried, and the Location never hears of it', async () => {
+    const elsewhere = await receiver();
+    const rx = await receiver(() => ({ status: 307, headers: { location: elsewhere.url } }));
+    const hook = await subscribe(bob, { url: rx.url, events: ['message.posted'], channels: ['open'] });
+    await post(alice, 'open', { content: 'stay where you are' });
+    const log = await waitFor(async () => {
+      const res = await bob.get(`/api/v1/webhooks/${hook.id}/deliveries`);
+      return res.body.length >= 2 && res.body;
+    }, 'two attempts');
+    expect(log.slice(0, 2).map((a: any) => [a.status, a.error])).toEqual([
+      [307, 'HTTP 307'],
+      [307, 'HTTP 307'],
+    ]);
+    expect(new Set(rx.received.map((r) => r.headers['webhook-id'])).size).toBe(1);
+    expect(elsewhere.received).toEqual([]);
+    expect((await bob.request('DELETE', `/api/v1/webhooks/${hook.id}`)).status).toBe(200);
+  });
+
+  it('resolves the host again at every delivery and connects to the address it checked (a name that moves to a private address is refused)', async () => {
+    // DNS stands in: the name exists only here, so a delivery that arrives was sent to the checked address.
+    let answer = '127.0.0.1';
+    const lookups = jest.spyOn(t.app.get(WebhookHostResolver), 'resolve').mockImplementation(async (host) => {
+      if (host !== 'hooks.rebind.test') throw Object.assign(new Error('not found'), { code: 'ENOTFOUND' });
+      return [{ address: answer, family: 4 }];
+    });
+    try {
+      const rx = await receiver();
+      const url = `http://hooks.rebind.test:${rx.listeningPort}/hook`;
+      const hook = await subscribe(bob, { url, events: ['message.posted'], channels: ['open'] });
+      expect(lookups).toHaveBeenCalledTimes(1); // at registration
+      const first = await post(alice, 'open', { content: 'to 127.0.0.1' });
+      const [got] = await waitFor(async () => rx.received.length === 1 && rx.received, 'the first delivery');
+      expect(got.json.data.seq).toBe(first.body.seq);
+      expect(got.headers.host).toBe(`hooks.rebind.test:${rx.listeningPort}`);
+      expect(lookups.mock.calls.length).toBeGreaterThanOrEqual(2); // and again to deliver
+
+      answer = '10.0.0.7'; // the name now points inside
+      const second = await post(alice, 'open', { content: 'not to 10.0.0.7' });
+      const refused = await waitFor(async () => {
+        const res = await bob.get(`/api/v1/webhooks/${hook.id}/deliveries`);
+        return res.body.length >= 3 && res.body;
+      }, 'two refused attempts');
+      expect(refused[0]).toMatchObject({ status: null, error: expect.stringMatching(/hooks\.rebind\.test.*10\.0\.0\.7 is a private address/) });
+      expect(rx.received).toHaveLength(1);
+
+      answer = '127.0.0.1'; // back: the retry goes out, same id as the refused attempts
+      const [, again] = await waitFor(async () => rx.received.length === 2 && rx.received, 'the retry after DNS came back');
+      expect(again.json.data.seq).toBe(second.body.seq);
+      expect(again.headers['webhook-id']).toBe(refused[0].eventId);
+    } finally {
+      lookups.mockRestore();
+    }
+  });
+
   it('counts attempts by outcome, disabled hooks and the delivery lag in /metrics', async () => {
     const samples = parsePrometheusText((await t.admin.get('/metrics')).body);
     // By now this file has delivered, failed (500 × 2), been answered 410 and dropped nothing it should send.
@@ -239,11 +320,11 @@ describe('webhooks (DESIGN §11)', () => {
 
   describe('bad input is a 400 naming what is wrong', () => {
     const cases: [string, Record<string, unknown>, RegExp][] = [
-      ['not http(s)', { url: 'ftp://example.com/x', events: ['message.posted'] }, /ftp:\/\/example\.com\/x.*http or https/],
-      ['a private address', { url: 'http://10.1.2.3/x', events: ['message.posted'] }, /10\.1\.2\.3.*private/],
+      ['not http(s)', { url: 'ftp://example.com/x', events: ['message.posted'] }, /url 'ftp:\/\/example\.com\/x' must be http or https, not ftp/],
+      ['a private address', { url: 'http://10.1.2.3/x', events: ['message.posted'] }, /url 'http:\/\/10\.1\.2\.3\/x' is refused: 10\.1\.2\.3 is a private address/],
       ['cloud metadata through IPv4-mapped IPv6', { url: 'http://[::ffff:169.254.169.254]/', events: ['message.posted'] }, /169\.254\.169\.254.*linkLocal/],
       ['loopback in decimal', { url: 'http://2130706434/', events: ['message.posted'] }, /127\.0\.0\.2.*loopback/],
-      ['an unresolvable host', { url: 'http://no-such-host.invalid/', events: ['message.posted'] }, /no-such-host\.invalid.*does not resolve/],
+      ['an unresolvable host', { url: 'http://no-such-host.invalid/', events: ['message.posted'] }, /url 'http:\/\/no-such-host\.invalid\/': host 'no-such-host\.invalid' does not resolve/],
       ['not a URL', { url: 'hooks please', events: ['message.posted'] }, /hooks please.*not a valid URL/],
       ['an unknown event', { url: 'http://127.0.0.1/x', events: ['message.posted', 'message.deleted'] }, /unknown event 'message\.deleted'/],
       ['no events', { url: 'http://127.0.0.1/x', events: [] }, /events must name at least one/],
@@ -307,6 +388,170 @@ describe('webhooks on the in-process queue (no Redis)', () => {
   });
 });
 
+describe('webhooks at their limits: give-up, timeout, bounded answer, bounded log, kept-alive connections', () => {
+  const GIVE_UP_MS = 1_500;
+  const TIMEOUT_MS = 1_000;
+  const LOG_KEEP = 3;
+  const MAX_RESPONSE_BYTES = 1024;
+  let t: TestApp;
+  let alice: ApiClient;
+  const receivers: WebhookReceiver[] = [];
+  const receiver = async (responder?: ConstructorParameters<typeof WebhookReceiver>[0], host?: string, port?: number) => {
+    const r = await new WebhookReceiver(responder, host).start(port);
+    receivers.push(r);
+    return r;
+  };
+  const hookOn = async (url: string, channel: string) => {
+    const res = await t.admin.post('/api/v1/webhooks', { url, events: ['message.posted'], channels: [channel] });
+    expect(res.status).toBe(201);
+    return res.body as { id: string; secret: string };
+  };
+  const deliveries = async (id: string) => (await t.admin.get(`/api/v1/webhooks/${id}/deliveries`)).body as any[];
+
+  beforeAll(async () => {
+    t = await startTestApp('webhooks-limits', {
+      inProcessQueue: true,
+      env: {
+        ...WEBHOOK_TEST_ENV,
+        QHORUS_WEBHOOK_ALLOWED_HOSTS: '127.0.0.1,127.0.0.2', // two loopback hosts: a name can move between them
+        QHORUS_WEBHOOK_BACKOFF_MIN_MS: '100',
+        QHORUS_WEBHOOK_BACKOFF_MAX_MS: '300',
+        QHORUS_WEBHOOK_GIVE_UP_MS: String(GIVE_UP_MS),
+        QHORUS_WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS),
+        QHORUS_WEBHOOK_LOG_KEEP: String(LOG_KEEP),
+        QHORUS_WEBHOOK_MAX_RESPONSE_BYTES: String(MAX_RESPONSE_BYTES),
+      },
+    });
+    alice = await t.agent('alice');
+    for (const name of ['failing', 'slow', 'chatty', 'busy', 'kept', 'moved', 'stale']) expect((await alice.post('/api/v1/channels', { name, summaryThreshold: 10_000 })).status).toBe(201);
+  });
+  afterAll(async () => {
+    await t?.close();
+    await Promise.all(receivers.map((r) => r.stop()));
+  });
+
+  it('disables a hook whose event still fails after QHORUS_WEBHOOK_GIVE_UP_MS, with the reason on GET; nothing more is sent', async () => {
+    const rx = await receiver(() => 503);
+    const hook = await hookOn(rx.url, 'failing');
+    const sentAt = Date.now();
+    await alice.post('/api/v1/channels/failing/messages', { content: 'never accepted' });
+    const disabled = await waitFor(async () => {
+      const res = await t.admin.get(`/api/v1/webhooks/${hook.id}`);
+      return res.body.disabledAt && res.body;
+    }, 'the hook disabled', 15_000);
+    expect(disabled.disabledReason).toMatch(/^event msg_\w+ failed for \d+ s \(\d+ attempts\); last error: HTTP 503$/);
+    expect(rx.received.length).toBeGreaterThanOrEqual(3); // retried meanwhile, same id
+    expect(new Set(rx.received.map((r) => r.headers['webhook-id'])).size).toBe(1);
+    // Not before the give-up time: its last attempt came within it, the disabling right after.
+    expect(Date.parse(disabled.disabledAt) - sentAt).toBeGreaterThanOrEqual(GIVE_UP_MS / 2);
+    const received = rx.received.length;
+    await alice.post('/api/v1/channels/failing/messages', { content: 'after the disabling' });
+    await sleep(800);
+    expect(rx.received).toHaveLength(received);
+    const samples = parsePrometheusText((await t.admin.get('/metrics')).body);
+    expect(sampleValue(samples, 'qhorus_webhooks_disabled_total', { reason: 'failing' })).toBe(1);
+  });
+
+  it('gives an attempt QHORUS_WEBHOOK_TIMEOUT_MS for the whole exchange: a receiver that never answers is a timed-out attempt, retried', async () => {
+    const rx = await receiver((_r, nth) => (nth === 1 ? 'silent' : 200));
+    const hook = await hookOn(rx.url, 'slow');
+    const sent = await alice.post('/api/v1/channels/slow/messages', { content: 'take your time' });
+    const log = await waitFor(async () => {
+      const got = await deliveries(hook.id);
+      return got.length === 2 && got;
+    }, 'the timed-out attempt and its retry');
+    expect(log[1]).toMatchObject({ attempt: 1, status: null, error: `timed out after ${TIMEOUT_MS} ms` });
+    expect(log[1].durationMs).toBeGreaterThanOrEqual(TIMEOUT_MS - 50);
+    expect(log[0]).toMatchObject({ attempt: 2, status: 200 });
+    expect(rx.received.map((r) => r.json.data.seq)).toEqual([sent.body.seq, sent.body.seq]);
+  });
+
+  it('reads at most QHORUS_WEBHOOK_MAX_RESPONSE_BYTES of an answer: a 2xx with an endless body is delivered at once, not timed out', async () => {
+    const rx = await receiver(() => ({ status: 200, endless: true }));
+    const hook = await hookOn(rx.url, 'chatty');
+    await alice.post('/api/v1/channels/chatty/messages', { content: 'say less' });
+    const [attempt] = await waitFor(async () => {
+      const got = await deliveries(hook.id);
+      return got.length > 0 && got;
+    }, 'the attempt');
+    expect(attempt).toMatchObject({ attempt: 1, status: 200 });
+    expect(attempt).not.toHaveProperty('error');
+    expect(attempt.durationMs).toBeLessThan(TIMEOUT_MS / 2);
+    await sleep(500);
+    expect(rx.received).toHaveLength(1);
+  });
+
+  it(`keeps the newest QHORUS_WEBHOOK_LOG_KEEP (${LOG_KEEP}) attempts of a hook, in the table as in the answer`, async () => {
+    const rx = await receiver();
+    const hook = await hookOn(rx.url, 'busy');
+    for (let i = 0; i < 7; i++) {
+      await alice.post('/api/v1/channels/busy/messages', { content: `event ${i}` });
+      // One at a time, each logged before the next: the log's order is the receiver's.
+      await waitFor(async () => rx.received.length === i + 1, `delivery ${i}`);
+      await waitFor(async () => (await deliveries(hook.id)).some((a) => a.eventId === rx.received[i].headers['webhook-id']), `attempt ${i} logged`);
+    }
+    const log = await deliveries(hook.id);
+    expect(log.map((a) => a.eventId)).toEqual(rx.received.slice(4).map((r) => r.headers['webhook-id']).reverse());
+    expect((await t.admin.get(`/api/v1/webhooks/${hook.id}/deliveries?limit=100`)).body).toHaveLength(LOG_KEEP);
+    const [{ n }] = await t.app.get(Database).query<{ n: number }>('SELECT count(*)::int AS n FROM webhook_attempts WHERE webhook_id = $1', [hook.id]);
+    expect(n).toBe(LOG_KEEP);
+  });
+
+  /** Posts into `channel` and waits until the receiver has `count` requests. */
+  const deliverOne = async (channel: string, rx: WebhookReceiver, count: number) => {
+    const sent = await alice.post(`/api/v1/channels/${channel}/messages`, { content: `for ${channel}` });
+    await waitFor(async () => rx.received.length >= count, `request ${count} at ${rx.url}`);
+    return sent.body.seq as number;
+  };
+
+  it('keeps the connection to a receiver alive between deliveries', async () => {
+    const rx = await receiver();
+    const hook = await hookOn(rx.url, 'kept');
+    for (let i = 1; i <= 3; i++) await deliverOne('kept', rx, i);
+    expect(rx.connections).toBe(1);
+    await waitFor(async () => (await deliveries(hook.id)).length === 3, 'three logged attempts');
+    expect((await deliveries(hook.id)).map((a) => a.status)).toEqual([200, 200, 200]);
+  });
+
+  it('never reuses a kept connection once the name points to another address: the next delivery connects to the new one', async () => {
+    let answer = '127.0.0.1';
+    const lookups = jest.spyOn(t.app.get(WebhookHostResolver), 'resolve').mockImplementation(async () => [{ address: answer, family: 4 }]);
+    try {
+      const first = await receiver();
+      const second = await receiver(undefined, '127.0.0.2', first.listeningPort); // the same port on another address
+      await hookOn(`http://hooks.moving.test:${first.listeningPort}/hook`, 'moved');
+      await deliverOne('moved', first, 1);
+      await deliverOne('moved', first, 2); // on the kept connection
+      expect(first.connections).toBe(1);
+      answer = '127.0.0.2';
+      const seq = await deliverOne('moved', second, 1);
+      expect(second.received[0].json.data.seq).toBe(seq);
+      await sleep(300);
+      expect(first.received).toHaveLength(2);
+    } finally {
+      lookups.mockRestore();
+    }
+  });
+
+  it('sends again at once on a fresh connection when the receiver had closed the kept one: one attempt, delivered, the same id', async () => {
+    const rx = await receiver((_r, nth) => (nth === 2 ? 'reset' : 200));
+    const hook = await hookOn(rx.url, 'stale');
+    await deliverOne('stale', rx, 1);
+    const seq = await deliverOne('stale', rx, 3); // the reset request, then the same on a new connection
+    expect(rx.received.slice(1).map((r) => r.json.data.seq)).toEqual([seq, seq]);
+    expect(rx.received[2].headers['webhook-id']).toBe(rx.received[1].headers['webhook-id']);
+    expect(rx.connections).toBe(2);
+    const log = await waitFor(async () => {
+      const got = await deliveries(hook.id);
+      return got.length === 2 && got;
+    }, 'two logged attempts');
+    expect(log.map((a) => [a.attempt, a.status, a.error])).toEqual([
+      [1, 200, undefined],
+      [1, 200, undefined],
+    ]);
+  });
+});
+
 describe.each([
   ['BullMQ, posted on an api instance', false],
   ['in-process', true],
@@ -340,5 +585,43 @@ describe.each([
       const sent = await poster.post('/api/v1/channels/c/messages', { content: `wake ${i}` });
       await waitFor(async () => rx.received.some((r) => r.json.data.seq === sent.body.seq), `post ${i}`, 5_000);
     }
+  });
+});
+
+describe('a backlog keeps draining while posts no hook wants arrive (no poll to fall back on)', () => {
+  let t: TestApp;
+  let rx: WebhookReceiver;
+
+  beforeAll(async () => {
+    // One slot and a slow receiver: the backlog drains one delivery at a time, each finishing one
+    // claiming the next; the poll is out of reach, so nothing else would claim it.
+    t = await startTestApp('webhooks-backlog', { env: { ...WEBHOOK_TEST_ENV, QHORUS_WEBHOOK_POLL_MS: '600000', QHORUS_WEBHOOK_CONCURRENCY: '1' }, inProcessQueue: true });
+    rx = await new WebhookReceiver(() => sleep(150).then(() => 200)).start();
+  });
+  afterAll(async () => {
+    await t?.close();
+    await rx?.stop();
+  });
+
+  it('delivers every event of the backlog', async () => {
+    const alice = await t.agent('alice');
+    for (const name of ['busy', 'other']) expect((await alice.post('/api/v1/channels', { name, summaryThreshold: 10_000 })).status).toBe(201);
+    expect((await t.admin.post('/api/v1/webhooks', { url: rx.url, events: ['message.posted'], channels: ['busy'] })).status).toBe(201);
+    const batch = await alice.post('/api/v1/channels/busy/messages/batch', { messages: Array.from({ length: 6 }, (_, i) => ({ content: `backlog ${i}` })) });
+    expect(batch.status).toBe(201);
+    let chatting = true;
+    const chatter = (async () => {
+      while (chatting) {
+        await alice.post('/api/v1/channels/other/messages', { content: 'no hook wants this' });
+        await sleep(15);
+      }
+    })();
+    try {
+      await waitFor(async () => rx.received.length >= 6, 'the six deliveries of the backlog', 10_000);
+    } finally {
+      chatting = false;
+      await chatter;
+    }
+    expect(rx.received.map((r) => r.json.data.content).sort()).toEqual(Array.from({ length: 6 }, (_, i) => `backlog ${i}`));
   });
 });

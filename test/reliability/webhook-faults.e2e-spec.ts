@@ -90,12 +90,15 @@ describe('webhooks under faults (DESIGN §11: durable, at least once)', () => {
       const sent = await alice.post('/api/v1/channels/c/messages', { content: 'while the receiver is away' });
       const refused = await waitFor(async () => {
         const log = (await t.admin.get(`/api/v1/webhooks/${hook.body.id}/deliveries`)).body;
-        return log.length >= 3 && log;
-      }, 'three refused attempts', DELIVERY_TIMEOUT_MS);
+        return log.length >= 4 && log;
+      }, 'four refused attempts', DELIVERY_TIMEOUT_MS);
       expect(refused.every((a: any) => a.status === null && a.error === 'ECONNREFUSED')).toBe(true);
-      // Spaced by the backoff: later gaps are not shorter than the first step's half (jitter).
-      const times = refused.map((a: any) => Date.parse(a.at)).reverse();
-      for (let i = 1; i < times.length; i++) expect(times[i] - times[i - 1]).toBeGreaterThanOrEqual(100);
+      // Spaced by the backoff: the wait after attempt n is at least half (the jitter) of min × 2^(n−1), capped at max.
+      const [min, max] = [Number(FAULT_ENV.QHORUS_WEBHOOK_BACKOFF_MIN_MS), Number(FAULT_ENV.QHORUS_WEBHOOK_BACKOFF_MAX_MS)];
+      const byAttempt = [...refused].sort((a: any, b: any) => a.attempt - b.attempt);
+      expect(byAttempt.map((a: any) => a.attempt)).toEqual(byAttempt.map((_: unknown, i: number) => i + 1));
+      const gaps = byAttempt.slice(1).map((a: any, i: number) => ({ after: i + 1, gapMs: Date.parse(a.at) - Date.parse(byAttempt[i].at), atLeastMs: Math.min(max, min * 2 ** i) / 2 - 20 }));
+      expect(gaps.filter((g: { gapMs: number; atLeastMs: number }) => g.gapMs < g.atLeastMs)).toEqual([]);
       await rx.start(port);
       const [got] = await waitFor(async () => rx.received.length > 0 && rx.received, 'the delivery after the receiver came back', DELIVERY_TIMEOUT_MS);
       expect(got.json.data.seq).toBe(sent.body.seq);

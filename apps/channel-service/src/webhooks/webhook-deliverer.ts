@@ -1,7 +1,6 @@
 import { BeforeApplicationShutdown, Injectable, Logger, NotFoundException, OnApplicationBootstrap } from '@nestjs/common';
 import { setMaxListeners } from 'node:events';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
-import { ADMIN_NAME } from '../auth/principal';
 import { TimeoutError, withTimeout } from '../common/with-timeout';
 import { WebhookConfig } from '../config/slices/webhook-config';
 import { MessageRow } from '../message-store/message.entity';
@@ -11,9 +10,10 @@ import { givesUp, retryDelayMs, RetrySchedule } from './retry-schedule';
 import { ClaimedDelivery } from './webhook.entity';
 import { WebhookMetrics } from './webhook-metrics';
 import { Dropped, isDropped, ownerPrincipal, renderMessagePayload, WebhookPayload } from './webhook-payload';
-import { sendWebhook, SendOutcome } from './webhook-sender';
+import { ConnectionPools, sendWebhook, SendOutcome } from './webhook-sender';
 import { checkTarget, WebhookTargetRefused } from './url-guard';
-import { WebhooksRepository } from './webhooks.repository';
+import { LoggedAttempt, WEBHOOK_FANOUT_BATCH, WebhooksRepository } from './webhooks.repository';
+import { WebhookHostResolver } from './webhook-host-resolver';
 import { annotateSpan, inSpan } from '../telemetry/spans';
 
 /** DESIGN §13: webhook deliveries are traced. */
@@ -27,15 +27,14 @@ const SUMMARY_EVENT = 'summary.updated';
 const USER_AGENT = 'qhorus-webhooks';
 /** HTTP 410 Gone: the receiver asks never to be called again (DESIGN §11). */
 const GONE = 410;
-/** Outbox rows fanned out to hooks per statement (one statement per round; a busy outbox takes more rounds). */
-const WEBHOOK_FANOUT_BATCH = 100;
 
 /**
  * The workers' side of webhooks: fans outbox rows out to hooks, claims due deliveries (leased in
  * Postgres, so a killed worker's are taken over by another after QHORUS_WEBHOOK_LEASE_MS), renders
  * each payload from the tables at that moment, checks the target address, signs (Standard
- * Webhooks, the same webhook-id on every attempt), sends, and records the outcome: delivered,
- * retried with backoff, or the hook disabled (410, or failing past QHORUS_WEBHOOK_GIVE_UP_MS).
+ * Webhooks, the same webhook-id on every attempt), sends, and records the outcome with its log
+ * line in one statement: delivered, retried with backoff, or the hook disabled (410, or failing
+ * past QHORUS_WEBHOOK_GIVE_UP_MS).
  * Woken by WebhookKick after posts, and polls for retries that fall due.
  */
 @Injectable()
@@ -45,9 +44,13 @@ export class WebhookDeliverer implements OnApplicationBootstrap, BeforeApplicati
   private readonly inFlight = new Set<Promise<void>>();
   /** Ends the attempts still in flight when the shutdown grace is over. */
   private readonly stopping = new AbortController();
+  /** Kept-alive connections to the receivers, one pool per checked address. */
+  private readonly connections: ConnectionPools;
   private poll: NodeJS.Timeout | null = null;
   private pumping = false;
   private again = false;
+  /** The last round filled every free slot: more may be due, so a finishing delivery drains again. */
+  private backlog = false;
   private closed = false;
 
   constructor(
@@ -56,11 +59,13 @@ export class WebhookDeliverer implements OnApplicationBootstrap, BeforeApplicati
     private readonly kick: WebhookKick,
     private readonly metrics: WebhookMetrics,
     private readonly config: WebhookConfig,
+    private readonly dns: WebhookHostResolver,
   ) {
     // Each attempt in flight listens on the one shutdown signal, and pump() claims only free
     // slots: up to WebhookConfig.concurrency (QHORUS_WEBHOOK_CONCURRENCY) listeners are expected, not a leak.
     setMaxListeners(config.concurrency, this.stopping.signal);
     this.schedule = config.retry;
+    this.connections = new ConnectionPools(config.concurrency);
   }
 
   async onApplicationBootstrap(): Promise<void> {
@@ -79,6 +84,7 @@ export class WebhookDeliverer implements OnApplicationBootstrap, BeforeApplicati
     const grace = new Promise((resolve) => setTimeout(resolve, this.config.shutdownTimeoutMs).unref());
     await Promise.race([Promise.allSettled([...this.inFlight]), grace]);
     this.stopping.abort();
+    this.connections.close();
   }
 
   /** Fans out and delivers until nothing is due or every slot is busy (a finishing delivery drains again). */
@@ -98,14 +104,24 @@ export class WebhookDeliverer implements OnApplicationBootstrap, BeforeApplicati
     });
   }
 
+  /**
+   * Rounds of fan-out and claim until the outbox is empty (a batch came back short) or every slot
+   * is busy. A round whose events matched no hook claims nothing unless a backlog is known: the
+   * wake-up of posts no hook wants costs one statement (what else falls due — retries,
+   * takeovers — the poll claims).
+   */
   private async pump(): Promise<void> {
     try {
       while (!this.closed) {
-        const { events } = await this.hooks.fanOut(WEBHOOK_FANOUT_BATCH, ADMIN_NAME);
+        const { events, deliveries } = await this.hooks.fanOut();
         const free = this.config.concurrency - this.inFlight.size;
-        const claimed = free > 0 ? await this.hooks.claim(free, this.config.leaseMs) : [];
+        const claims = free > 0 && (events === 0 || deliveries > 0 || this.backlog);
+        const claimed = claims ? await this.hooks.claim(free, this.config.leaseMs) : [];
+        const full = free === 0 || claimed.length === free;
+        // A round that claimed nothing learnt nothing about what is due: the backlog stays as it was.
+        if (claims || full) this.backlog = full;
         if (claimed.length > 0) await this.start(claimed);
-        if (events === 0 || claimed.length === free) break;
+        if (events < WEBHOOK_FANOUT_BATCH || full) break;
       }
     } catch (err) {
       this.logger.warn({ err: (err as Error).message }, 'webhook drain failed; the next poll retries');
@@ -120,8 +136,9 @@ export class WebhookDeliverer implements OnApplicationBootstrap, BeforeApplicati
         .catch((err: Error) => this.logger.warn({ webhookId: d.webhook_id, eventId: d.id, err: err.message }, 'webhook delivery not recorded; retried after its lease'))
         .finally(() => {
           this.inFlight.delete(run);
-          // Claim again once half the slots are free: one claim for many slots, not one per delivery.
-          if (this.inFlight.size <= this.config.concurrency / 2) this.drain();
+          // With more due, claim again once half the slots are free: one claim for many slots, not
+          // one per delivery. Without, new events wake the deliverer and retries are polled for.
+          if (this.backlog && this.inFlight.size <= this.config.concurrency / 2) this.drain();
         });
       this.inFlight.add(run);
     }
@@ -139,16 +156,17 @@ export class WebhookDeliverer implements OnApplicationBootstrap, BeforeApplicati
     if (isDropped(payload)) return this.drop(d, payload);
     const outcome = await this.send(d, payload);
     annotateSpan({ [WEBHOOK_STATUS_ATTRIBUTE]: outcome.status ?? 0 });
-    await this.hooks.logAttempt({ webhookId: d.webhook_id, eventId: d.id, type: d.type, attempt: d.attempt, ...outcome }, this.config.logKeep);
+    const logged: LoggedAttempt = { webhookId: d.webhook_id, eventId: d.id, type: d.type, attempt: d.attempt, ...outcome };
     if (outcome.status !== null && outcome.status >= 200 && outcome.status < 300) {
       this.metrics.attempts.inc({ outcome: 'delivered' });
-      if (await this.hooks.delivered(d.id, d.attempt)) this.metrics.lag.observe((Date.now() - d.event_at.getTime()) / 1000);
+      if (await this.hooks.logDelivered(logged, this.config.logKeep)) this.metrics.lag.observe((Date.now() - d.event_at.getTime()) / 1000);
     } else if (outcome.status === GONE) {
       this.metrics.attempts.inc({ outcome: 'gone' });
+      await this.hooks.logAttempt(logged, this.config.logKeep);
       await this.disable(d, 'gone', `the receiver answered 410 Gone to event ${d.id}`);
     } else {
       this.metrics.attempts.inc({ outcome: 'failed' });
-      await this.retryLater(d, outcome.error ?? 'failed');
+      await this.retryLater(d, logged);
     }
   }
 
@@ -164,13 +182,16 @@ export class WebhookDeliverer implements OnApplicationBootstrap, BeforeApplicati
     }
   }
 
-  /** Checks the address now (DNS may have moved), signs and sends; a refused address is a failed attempt. */
+  /**
+   * Checks the address now (DNS may have moved), signs and sends on a kept-alive connection to
+   * that address (a new one when it has none); a refused address is a failed attempt.
+   */
   private async send(d: ClaimedDelivery, payload: WebhookPayload): Promise<SendOutcome> {
     let target;
     const timeoutMs = this.config.timeoutMs;
     try {
       // A resolver that does not answer is a failed attempt too, within the same timeout.
-      target = await withTimeout(checkTarget(d.url, this.config.allowList), timeoutMs, 'resolving the host');
+      target = await withTimeout(checkTarget(d.url, this.config.allowList, (host) => this.dns.resolve(host)), timeoutMs, 'resolving the host');
     } catch (e) {
       if (e instanceof WebhookTargetRefused || e instanceof TimeoutError) return { status: null, error: e.message, durationMs: 0 };
       throw e;
@@ -183,23 +204,24 @@ export class WebhookDeliverer implements OnApplicationBootstrap, BeforeApplicati
       'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
       'webhook-signature': new StandardWebhook(d.secret).sign(d.id, now, body),
     };
-    return sendWebhook(target, headers, body, { timeoutMs, maxResponseBytes: this.config.maxResponseBytes, signal: this.stopping.signal });
+    return sendWebhook(target, headers, body, { timeoutMs, maxResponseBytes: this.config.maxResponseBytes, signal: this.stopping.signal, agent: this.connections.agentFor(target) });
   }
 
   private async drop(d: ClaimedDelivery, why: Dropped): Promise<void> {
     this.metrics.attempts.inc({ outcome: 'dropped' });
-    await this.hooks.logAttempt(
+    await this.hooks.logDelivered(
       { webhookId: d.webhook_id, eventId: d.id, type: d.type, attempt: d.attempt, status: null, durationMs: 0, error: `not sent: ${why.dropped}` },
       this.config.logKeep,
     );
-    await this.hooks.delivered(d.id, d.attempt);
   }
 
-  private async retryLater(d: ClaimedDelivery, error: string): Promise<void> {
+  private async retryLater(d: ClaimedDelivery, logged: LoggedAttempt): Promise<void> {
     const delay = retryDelayMs(this.schedule, d.attempt);
+    const error = logged.error ?? 'failed';
     if (givesUp(this.schedule, d.created_at, new Date(), delay)) {
+      await this.hooks.logAttempt(logged, this.config.logKeep);
       await this.disable(d, 'failing', `event ${d.id} failed for ${Math.round((Date.now() - d.created_at.getTime()) / 1000)} s (${d.attempt} attempts); last error: ${error}`);
-    } else if (!(await this.hooks.retryIn(d.id, d.attempt, delay))) {
+    } else if (!(await this.hooks.logRetry(logged, this.config.logKeep, delay))) {
       this.logger.debug({ eventId: d.id }, 'webhook delivery was taken over by another worker');
     }
   }

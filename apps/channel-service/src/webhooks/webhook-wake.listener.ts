@@ -7,14 +7,16 @@ import { SummaryUpdatedEvent } from '../summary/summary-updated.event';
 import { WebhookKick } from './kick/webhook-kick';
 import { WebhooksRepository } from './webhooks.repository';
 
-/** Posts this close after one share its wake-up: latency against one fan-out per post. */
-const WEBHOOK_WAKE_DELAY_MS = 10;
+/** At most one wake-up per this many ms: the posts between two share one (latency against one fan-out per post). */
+export const WEBHOOK_WAKE_DELAY_MS = 10;
 
 /**
  * Wakes the deliverers after a commit that may have written the outbox. The post's hot path
  * costs a boolean test while no hook is enabled anywhere (re-read every QHORUS_WEBHOOK_POLL_MS,
- * set at once by a create on this instance); otherwise a timer: the posts of the next
- * WEBHOOK_WAKE_DELAY_MS share one wake-up (one fan-out for all of them).
+ * set at once by a create on this instance). Otherwise at most one wake-up per
+ * WEBHOOK_WAKE_DELAY_MS: a post after a quiet spell wakes the deliverers at once, and the posts
+ * that follow within the window share one more wake-up at its end (one fan-out for all of them),
+ * so a busy channel costs about one fan-out per window and a lone post no wait.
  */
 @Injectable()
 export class WebhookWake implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -22,6 +24,8 @@ export class WebhookWake implements OnApplicationBootstrap, BeforeApplicationShu
   private anyEnabled = false;
   private timer: NodeJS.Timeout | null = null;
   private wake: NodeJS.Timeout | null = null;
+  /** When the last wake-up went out (performance.now()). */
+  private lastWake = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly kick: WebhookKick,
@@ -58,13 +62,20 @@ export class WebhookWake implements OnApplicationBootstrap, BeforeApplicationShu
     this.kick.notify();
   }
 
-  /** One wake-up for the commits of the next few milliseconds. */
+  /** A wake-up now when the last was a window ago, else one at the window's end for every commit until then. */
   private soon(): void {
     if (this.wake) return;
+    const since = performance.now() - this.lastWake;
+    if (since >= WEBHOOK_WAKE_DELAY_MS) return this.fire();
     this.wake = setTimeout(() => {
       this.wake = null;
-      this.kick.notify();
-    }, WEBHOOK_WAKE_DELAY_MS);
+      this.fire();
+    }, WEBHOOK_WAKE_DELAY_MS - since);
+  }
+
+  private fire(): void {
+    this.lastWake = performance.now();
+    this.kick.notify();
   }
 
   private async refresh(): Promise<void> {

@@ -6,6 +6,7 @@ import { BullmqWebhookKick } from './kick/bullmq-webhook.kick';
 import { InProcessWebhookKick } from './kick/in-process-webhook.kick';
 import { WebhookKick } from './kick/webhook-kick';
 import { WebhookDeliverer } from './webhook-deliverer';
+import { WebhookHostResolver } from './webhook-host-resolver';
 import { WebhookMetrics } from './webhook-metrics';
 import { WebhookWake } from './webhook-wake.listener';
 import { WebhooksController } from './webhooks.controller';
@@ -24,6 +25,6 @@ const webhookKickProvider: Provider = {
 @Module({
   imports: [SummaryModule, MetricsModule],
   controllers: [WebhooksController],
-  providers: [webhookKickProvider, WebhooksRepository, WebhooksService, WebhookWake, WebhookMetrics, WebhookDeliverer],
+  providers: [webhookKickProvider, WebhookHostResolver, WebhooksRepository, WebhooksService, WebhookWake, WebhookMetrics, WebhookDeliverer],
 })
 export class WebhooksModule {}

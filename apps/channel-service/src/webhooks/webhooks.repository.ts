@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { ADMIN_NAME } from '../auth/principal';
 import { readableSql } from '../channels/channel-access';
 import { Database } from '../database/database';
 import { MESSAGE_COLUMNS, MessageRow } from '../message-store/message.entity';
@@ -15,6 +16,10 @@ export interface NewWebhook {
   types: string[] | null;
   secret: string;
 }
+
+/** Outbox rows fanned out to hooks per statement (one statement per round; a busy outbox takes more rounds). */
+export const WEBHOOK_FANOUT_BATCH = 100;
+if (!/^[a-z][a-z0-9_-]*$/.test(ADMIN_NAME)) throw new Error('the admin name is written into FAN_OUT_SQL as a literal: it must be a plain name');
 
 /** Who is asking: the admin sees every hook, an agent its own. */
 export interface HookViewer {
@@ -46,11 +51,12 @@ const ANY_ENABLED_SQL = `SELECT ${ANY_WEBHOOK_ENABLED_SQL} AS any`;
  * broadcast hooks (message.posted, summary.updated) of every channel or of one of the batch's
  * channels, and the hooks of the agents the batch addresses or whose threads it closes — so the
  * cost follows the hooks that may match, not every hook times every event. Then the channel access rule, in its SQL form, for the hook's
- * owner (checked again in process at delivery time, when it counts). $1 batch size, $2 the admin's name.
+ * owner (checked again in process at delivery time, when it counts). No parameters (the batch size
+ * and the admin's name are constants): Postgres plans it once per connection, not at every call.
  */
 export const FAN_OUT_SQL = `
   WITH o AS (
-    DELETE FROM webhook_outbox WHERE id IN (SELECT id FROM webhook_outbox ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED)
+    DELETE FROM webhook_outbox WHERE id IN (SELECT id FROM webhook_outbox ORDER BY id LIMIT ${WEBHOOK_FANOUT_BATCH} FOR UPDATE SKIP LOCKED)
     RETURNING channel_id, kind, seq, created_at
   ), ev AS (
     SELECT o.channel_id, o.kind, o.seq, o.created_at, c.name AS channel, c.members, m.type AS message_type, m.sender, m.target,
@@ -67,7 +73,7 @@ export const FAN_OUT_SQL = `
     SELECT ev.channel_id, ev.seq, ev.created_at, h.id AS webhook_id, e.type
     FROM ev JOIN hooks h ON h.channels IS NULL OR ev.channel = ANY(h.channels)
     CROSS JOIN LATERAL unnest(h.events) AS e(type)
-    WHERE ${readableSql('ev.members', { name: 'h.owner', admin: 'h.owner = $2' })}
+    WHERE ${readableSql('ev.members', { name: 'h.owner', admin: `h.owner = '${ADMIN_NAME}'` })}
       AND NOT EXISTS (SELECT 1 FROM agents a WHERE a.name = h.owner AND a.revoked_at IS NOT NULL)
       AND CASE e.type
         WHEN 'message.posted' THEN ev.kind = 'message' AND ev.sender <> h.owner AND (h.types IS NULL OR ev.message_type = ANY(h.types))
@@ -106,21 +112,43 @@ const MESSAGES_AT_SQL = `
 
 // Outcomes hold only for the attempt this worker claimed: one taken over meanwhile is left to its new worker.
 const DELIVERED_SQL = `DELETE FROM webhook_deliveries WHERE id = $1 AND attempt = $2 RETURNING id`;
-const RETRY_SQL = `UPDATE webhook_deliveries SET next_at = now() + make_interval(secs => $3::double precision / 1000) WHERE id = $1 AND attempt = $2 RETURNING id`;
 /** Disables a hook (once: the first reason stays) and drops what it still had pending. */
 const DISABLE_SQL = `
   WITH disabled AS (
     UPDATE webhooks SET disabled_at = now(), disabled_reason = $2 WHERE id = $1 AND disabled_at IS NULL RETURNING id
   )
   DELETE FROM webhook_deliveries WHERE webhook_id = $1`;
-/** Logs an attempt and keeps the newest $8 of the hook's (the DELETE sees the log as before the INSERT). */
-const LOG_ATTEMPT_SQL = `
-  WITH logged AS (
+/**
+ * Logs an attempt ($1 hook, $2 event, $3 type, $4 attempt, $5 status, $6 ms, $7 error) and keeps
+ * the newest $8 + 1 of the hook's (the DELETE sees the log as before the INSERT): CTEs an
+ * outcome statement composes, so recording an attempt is one round trip. The trim skips the rows
+ * another attempt's trim is deleting (SKIP LOCKED): the attempts of one busy hook, recorded
+ * together, would otherwise wait for each other's commit, one at a time.
+ */
+const LOG_ATTEMPT_CTES = `
+  logged AS (
     INSERT INTO webhook_attempts (webhook_id, event_id, type, attempt, status, duration_ms, error)
     SELECT id, $2, $3, $4, $5, $6, $7 FROM webhooks WHERE id = $1
+  ), trimmed AS (
+    DELETE FROM webhook_attempts WHERE id IN (
+      SELECT id FROM webhook_attempts WHERE webhook_id = $1
+        AND id <= (SELECT id FROM webhook_attempts WHERE webhook_id = $1 ORDER BY id DESC OFFSET $8 LIMIT 1)
+      FOR UPDATE SKIP LOCKED
+    )
+  )`;
+const LOG_ATTEMPT_SQL = `WITH ${LOG_ATTEMPT_CTES} SELECT 1`;
+/** The attempt logged and its delivery done (gone from the schedule), if still this attempt's. */
+const LOG_DELIVERED_SQL = `
+  WITH ${LOG_ATTEMPT_CTES}, done AS (
+    DELETE FROM webhook_deliveries WHERE id = $2 AND attempt = $4 RETURNING id
   )
-  DELETE FROM webhook_attempts WHERE webhook_id = $1
-    AND id <= (SELECT id FROM webhook_attempts WHERE webhook_id = $1 ORDER BY id DESC OFFSET $8 LIMIT 1)`;
+  SELECT count(*)::int AS n FROM done`;
+/** The attempt logged and its delivery due again in $9 ms, if still this attempt's. */
+const LOG_RETRY_SQL = `
+  WITH ${LOG_ATTEMPT_CTES}, retried AS (
+    UPDATE webhook_deliveries SET next_at = now() + make_interval(secs => $9::double precision / 1000) WHERE id = $2 AND attempt = $4 RETURNING id
+  )
+  SELECT count(*)::int AS n FROM retried`;
 
 export interface LoggedAttempt {
   webhookId: string;
@@ -172,8 +200,9 @@ export class WebhooksRepository {
     return rows[0].any;
   }
 
-  async fanOut(batch: number, adminName: string): Promise<{ events: number; deliveries: number }> {
-    const rows = await this.db.query<{ events: number; deliveries: number }>(FAN_OUT_SQL, [batch, adminName]);
+  /** One round of fan-out: how many outbox rows it took (at most WEBHOOK_FANOUT_BATCH) and the deliveries they became. */
+  async fanOut(): Promise<{ events: number; deliveries: number }> {
+    const rows = await this.db.query<{ events: number; deliveries: number }>(FAN_OUT_SQL);
     return rows[0];
   }
 
@@ -193,15 +222,28 @@ export class WebhooksRepository {
     return (await this.db.query(DELIVERED_SQL, [id, attempt])).length === 1;
   }
 
-  async retryIn(id: string, attempt: number, delayMs: number): Promise<boolean> {
-    return (await this.db.query(RETRY_SQL, [id, attempt, delayMs])).length === 1;
-  }
-
   async disable(id: string, reason: string): Promise<void> {
     await this.db.query(DISABLE_SQL, [id, reason]);
   }
 
   async logAttempt(a: LoggedAttempt, keep: number): Promise<void> {
-    await this.db.query(LOG_ATTEMPT_SQL, [a.webhookId, a.eventId, a.type, a.attempt, a.status, a.durationMs, a.error, keep - 1]);
+    await this.db.query(LOG_ATTEMPT_SQL, attemptParams(a, keep));
   }
+
+  /** Logs the attempt and ends its delivery, in one statement; false when it was taken over (logged all the same). */
+  async logDelivered(a: LoggedAttempt, keep: number): Promise<boolean> {
+    const [row] = await this.db.query<{ n: number }>(LOG_DELIVERED_SQL, attemptParams(a, keep));
+    return row.n === 1;
+  }
+
+  /** Logs the attempt and makes its delivery due again in `delayMs`, in one statement; false when it was taken over. */
+  async logRetry(a: LoggedAttempt, keep: number, delayMs: number): Promise<boolean> {
+    const [row] = await this.db.query<{ n: number }>(LOG_RETRY_SQL, [...attemptParams(a, keep), delayMs]);
+    return row.n === 1;
+  }
+}
+
+/** The parameters of LOG_ATTEMPT_CTES: the attempt, and how many older ones to keep beside it. */
+function attemptParams(a: LoggedAttempt, keep: number): unknown[] {
+  return [a.webhookId, a.eventId, a.type, a.attempt, a.status, a.durationMs, a.error, keep - 1];
 }

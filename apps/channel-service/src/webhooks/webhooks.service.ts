@@ -11,6 +11,7 @@ import { DeliveriesQuery } from './dto/deliveries.query';
 import { CreatedWebhookResponse, WebhookAttemptResponse, WebhookResponse, WebhookTestResponse } from './dto/webhook.response';
 import { checkTarget, WebhookTargetRefused } from './url-guard';
 import { Webhook, WebhookAttemptRow } from './webhook.entity';
+import { WebhookHostResolver } from './webhook-host-resolver';
 import { WebhookWake } from './webhook-wake.listener';
 import { HookViewer, WebhooksRepository } from './webhooks.repository';
 
@@ -26,11 +27,12 @@ export class WebhooksService {
     private readonly wake: WebhookWake,
     private readonly config: WebhookConfig,
     private readonly limits: RequestLimitsConfig,
+    private readonly dns: WebhookHostResolver,
   ) {}
 
   async create(dto: CreateWebhookDto, by: Principal): Promise<CreatedWebhookResponse> {
     try {
-      await withTimeout(checkTarget(dto.url, this.config.allowList), this.config.timeoutMs, `resolving the host of '${dto.url}'`);
+      await withTimeout(checkTarget(dto.url, this.config.allowList, (host) => this.dns.resolve(host)), this.config.timeoutMs, `resolving the host of '${dto.url}'`);
     } catch (e) {
       if (e instanceof WebhookTargetRefused) throw fieldProblem('url', e.message.replace(/^url /, ''));
       if (e instanceof TimeoutError) throw fieldProblem('url', `'${dto.url}' is refused: ${e.message}`);
