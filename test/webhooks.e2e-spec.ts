@@ -492,7 +492,7 @@ describe('webhooks at their limits: give-up, timeout, bounded answer, bounded lo
     }
     const log = await deliveries(hook.id);
     expect(log.map((a) => a.eventId)).toEqual(rx.received.slice(4).map((r) => r.headers['webhook-id']).reverse());
-    expect((await t.admin.get(`/api/v1/webhooks/${hook.id}/deliveries?limit=100`)).body).toHaveLength(LOG_KEEP);
+    expect((await t.admin.get(`/api/v1/webhooks/${hook.id}/deliveries?limit=${LOG_KEEP}`)).body).toHaveLength(LOG_KEEP);
     const [{ n }] = await t.app.get(Database).query<{ n: number }>('SELECT count(*)::int AS n FROM webhook_attempts WHERE webhook_id = $1', [hook.id]);
     expect(n).toBe(LOG_KEEP);
   });
