@@ -49,6 +49,18 @@ const SIZES = {
   BROADCAST_S: int('BENCH_WEBHOOK_BROADCAST_S', 3, 1),
   DRAIN_POSTS: int('BENCH_WEBHOOK_DRAIN_POSTS', 5000, 300),
 };
+/**
+ * BENCH_WEBHOOK_HOOK_KIND, the 1,000 hooks of phase 1: `scoped` (default) `message.posted` each on
+ * a channel nobody posts to; `addressed` `message.addressed` with no channel filter (the admin's:
+ * the posts address nobody). Neither matches a post; each asks the post statement a different
+ * "may a hook hear of this?" probe (common/webhook-outbox.ts).
+ */
+const HOOK_KINDS = {
+  scoped: (i) => ({ events: ['message.posted'], channels: [`elsewhere-${i}`] }),
+  addressed: () => ({ events: ['message.addressed'] }),
+};
+const HOOK_KIND = process.env.BENCH_WEBHOOK_HOOK_KIND ?? 'scoped';
+if (!HOOK_KINDS[HOOK_KIND]) throw new Error(`BENCH_WEBHOOK_HOOK_KIND must be one of ${Object.keys(HOOK_KINDS).join(', ')}, not '${HOOK_KIND}'`);
 /** `--phases=throughput,latency,drain` (default all three; latency includes the saturation figure). */
 const PHASES = new Set((process.argv.find((a) => a.startsWith('--phases='))?.slice('--phases='.length) ?? 'throughput,latency,drain').split(','));
 const SERVICE_ENV = { QHORUS_WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', QHORUS_RATE_LIMIT_PER_SECOND: '100000', QHORUS_RATE_LIMIT_BURST: '100000' };
@@ -239,8 +251,8 @@ function postThroughput(stamp, poolSize, receiver) {
     for (const name of channels) await admin.expectOk('POST', '/api/v1/channels', { name, summaryThreshold: 100000 });
 
     const loadStart = loadAverage();
-    log(`POST throughput: ${SIZES.CONNECTIONS} connections, ${SIZES.ROUNDS} × ${SIZES.THROUGHPUT_S} s without and with ${SIZES.HOOKS} hooks, alternating (load ${loadStart.join(' ')})`);
-    for (let i = 0; i < SIZES.HOOKS; i++) await admin.expectOk('POST', '/api/v1/webhooks', { url: receiver.url, events: ['message.posted'], channels: [`elsewhere-${i}`] });
+    log(`POST throughput: ${SIZES.CONNECTIONS} connections, ${SIZES.ROUNDS} × ${SIZES.THROUGHPUT_S} s without and with ${SIZES.HOOKS} ${HOOK_KIND} hooks, alternating (load ${loadStart.join(' ')})`);
+    for (let i = 0; i < SIZES.HOOKS; i++) await admin.expectOk('POST', '/api/v1/webhooks', { url: receiver.url, ...HOOK_KINDS[HOOK_KIND](i) });
     // The hooks are switched off and on in SQL between rounds; the service sees it within its poll.
     const setHooks = async (enabled) => {
       await withClient(db.url, (c) => c.query(`UPDATE webhooks SET disabled_at = ${enabled ? 'NULL' : 'now()'}`));
@@ -271,6 +283,7 @@ function postThroughput(stamp, poolSize, receiver) {
     const meanOf = (rounds, key) => mean(rounds.map((r) => r[key]));
     const outboxLeft = await withClient(db.url, async (c) => (await c.query('SELECT count(*)::int AS n FROM webhook_outbox')).rows[0].n);
     return {
+      hookKind: HOOK_KIND,
       withoutHooks: round(meanOf(without, 'perSecond')),
       withHooks: round(meanOf(withHooks, 'perSecond')),
       drop: round(1 - meanOf(withHooks, 'perSecond') / meanOf(without, 'perSecond'), 4),

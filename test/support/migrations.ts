@@ -16,6 +16,7 @@ import { RetentionArchive1765810000000 } from '../../migrations/1765810000000-re
 import { Webhooks1765820000000 } from '../../migrations/1765820000000-webhooks';
 import { MessageSearch1765830000000 } from '../../migrations/1765830000000-message-search';
 import { AuditLogNoTruncate1765840000000 } from '../../migrations/1765840000000-audit-log-no-truncate';
+import { WebhookOutboxAudience1765850000000 } from '../../migrations/1765850000000-webhook-outbox-audience';
 import { TEST_ADMIN_TOKEN } from './test-app';
 
 /**
@@ -37,6 +38,7 @@ export const MIGRATIONS = [
   Webhooks1765820000000,
   MessageSearch1765830000000,
   AuditLogNoTruncate1765840000000,
+  WebhookOutboxAudience1765850000000,
 ];
 
 /** Runs `migrations` (in one transaction) on the database at `url`: the schema as of some release, for a migration test. */

@@ -1,6 +1,6 @@
 import { readableSql } from '../channels/channel-access';
 import { backlogSql, summaryDueFlagSql } from '../channels/summary-backlog';
-import { webhookOutboxCte } from '../common/webhook-outbox';
+import { messageHeardSql, webhookOutboxCte } from '../common/webhook-outbox';
 import { MESSAGE_COLUMNS } from '../message-store/message.entity';
 import { threadUpsertCte } from '../threads/thread-upsert';
 import { tokenEstimateSql } from './message-token-estimate';
@@ -13,7 +13,15 @@ import { tokenEstimateSql } from './message-token-estimate';
  */
 
 /** The webhook outbox row of each message posted (not EVENTs), in the same statement (DESIGN §11). */
-const MESSAGE_OUTBOX = webhookOutboxCte('wo', 'message', 'm, c', 'c.id', 'm.seq', `m.type <> 'EVENT'`);
+const MESSAGE_OUTBOX = webhookOutboxCte(
+  'wo',
+  'message',
+  'm, c',
+  'c.id',
+  'm.seq',
+  messageHeardSql({ channel: '$1::text', target: 'm.target', correlationId: 'm.correlation_id' }),
+  `m.type <> 'EVENT'`,
+);
 
 /** A batch message's estimate, from its unnested parts and its seq expression. */
 const batchTokensAt = (seq: string) => tokenEstimateSql('i.fixed', 'i.chars', 'i.pieces', seq);

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { SummaryResult } from '@qhorus/api';
 import { Database } from '../database/database';
-import { webhookOutboxCte } from '../common/webhook-outbox';
+import { summaryHeardSql, webhookOutboxCte } from '../common/webhook-outbox';
 import {
   ChannelRow,
   CHANNEL_COLUMNS,
@@ -151,7 +151,7 @@ const COMMIT_SQL = `
     DELETE FROM channel_summary_history old USING committed
     WHERE old.channel_id = committed.channel_id AND old.version <= committed.version - $8::int
       AND old.version IS DISTINCT FROM committed.base_version
-  ), ${webhookOutboxCte('wo', 'summary', 'committed', 'committed.channel_id', 'committed.version')}
+  ), ${webhookOutboxCte('wo', 'summary', 'committed', 'committed.channel_id', 'committed.version', summaryHeardSql('(SELECT name FROM channels WHERE id = committed.channel_id)'))}
   SELECT ${COMMITTED_COLUMNS}, (${SUMMARY_DUE_SQL}) AS due_again FROM committed s JOIN channels c ON c.id = s.channel_id`;
 
 /**
