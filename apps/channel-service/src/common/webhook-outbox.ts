@@ -20,7 +20,8 @@ type BroadcastEvent = 'message.posted' | 'summary.updated' | 'thread.closed';
 
 /**
  * An enabled hook takes `event` from the channel named by the SQL expression `channel`: one
- * without a channel filter (webhooks_unscoped_events_idx), or one naming it (webhooks_channels_idx).
+ * without a channel filter (webhooks_unscoped_{posted,summary,closed}_idx, whose predicates are these), or one
+ * naming it (webhooks_channels_idx).
  */
 function broadcastHeardSql(event: BroadcastEvent, channel: string): string {
   return `(EXISTS (SELECT 1 FROM webhooks WHERE disabled_at IS NULL AND channels IS NULL AND events @> '{${event}}'::text[])
@@ -53,11 +54,13 @@ export function summaryHeardSql(channel: string): string {
  * A data-modifying CTE body (`name AS (…)`) writing one outbox row per row of `source`, whose
  * columns `channelId` and `seq` give the reference, where `heard` (messageHeardSql or
  * summaryHeardSql) holds. EVENT telemetry is never announced: filter it in `where` (an SQL
- * condition on `source`'s columns, or 'true').
+ * condition on `source`'s columns, or 'true'). Returns the seqs written, so the statement can
+ * say which of its rows a hook may hear of (the deliverers are woken for those only).
  */
 export function webhookOutboxCte(name: string, kind: 'message' | 'summary', source: string, channelId: string, seq: string, heard: string, where = 'true'): string {
   return `${name} AS (
     INSERT INTO webhook_outbox (channel_id, kind, seq)
     SELECT ${channelId}, '${kind}', ${seq} FROM ${source} WHERE ${where} AND ${heard}
+    RETURNING seq
   )`;
 }

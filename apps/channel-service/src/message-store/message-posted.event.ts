@@ -22,6 +22,8 @@ export interface MessagePosted {
   readonly endsBatch?: boolean;
   /** The message closed its thread: the thread's summary is due (the sweep recovers it if this event is lost). */
   readonly closedThread?: boolean;
+  /** A webhook outbox row was written for it (some enabled hook may hear of it): the deliverers are woken. */
+  readonly announced?: boolean;
 }
 
 /**
@@ -38,6 +40,7 @@ export class MessagePostedEvent implements MessagePosted {
   readonly tokens?: PostedTokenBacklog;
   readonly endsBatch: boolean;
   readonly closedThread: boolean;
+  readonly announced: boolean;
 
   constructor(posted: MessagePosted) {
     this.channelId = posted.channelId;
@@ -47,5 +50,6 @@ export class MessagePostedEvent implements MessagePosted {
     this.tokens = posted.tokens;
     this.endsBatch = posted.endsBatch ?? true;
     this.closedThread = posted.closedThread ?? false;
+    this.announced = posted.announced ?? false;
   }
 }

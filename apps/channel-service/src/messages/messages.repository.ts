@@ -39,6 +39,8 @@ export interface InsertedMessage {
   messageTokens: number;
   /** This message closed its thread (its seq is the thread's closed seq): a thread summary is due. */
   closedThread: boolean;
+  /** Its webhook outbox row was written (some enabled hook may hear of it). */
+  announced: boolean;
 }
 
 const PREFIXED_COLUMNS = qualifiedColumns('m', MESSAGE_COLUMNS);
@@ -51,8 +53,8 @@ export interface RepliedThreads {
 
 /** What one batch insert returns: the rows in seq order, plus what the summary trigger needs. */
 export interface InsertedBatch {
-  /** closed_thread: the message closed its thread (only batches with correlation ids carry it). */
-  rows: (MessageRow & { token_estimate: number; tokens_through: string; closed_thread?: boolean })[];
+  /** closed_thread: the message closed its thread (only batches with correlation ids carry it); announced: its webhook outbox row was written. */
+  rows: (MessageRow & { token_estimate: number; tokens_through: string; closed_thread?: boolean; announced: boolean })[];
   channelId: string;
   summaryThreshold: number;
   /** lastSeq − coversThroughSeq right after the batch. */
@@ -145,10 +147,11 @@ export class MessagesRepository {
   async insert(channelName: string, viewer: Viewer, m: NewMessage): Promise<InsertedMessage | null> {
     const inserted = await this.post(channelName, viewer, [m], null, true);
     if (!inserted) return null;
-    const { closed_thread, ...row } = inserted.rows[0];
+    const { closed_thread, announced, ...row } = inserted.rows[0];
     return {
       row,
       closedThread: closed_thread === true,
+      announced,
       channelId: inserted.channelId,
       summaryThreshold: inserted.summaryThreshold,
       backlog: inserted.backlog,

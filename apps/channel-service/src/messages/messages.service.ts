@@ -80,7 +80,7 @@ export class MessagesService {
     const tokens = { backlog: inserted.backlogTokens, added: inserted.messageTokens, threshold: inserted.summaryThresholdTokens };
     this.events.emit(
       MessagePostedEvent.NAME,
-      new MessagePostedEvent({ channelId: inserted.channelId, message: posted, backlog: inserted.backlog, summaryThreshold: inserted.summaryThreshold, tokens, closedThread: inserted.closedThread }),
+      new MessagePostedEvent({ channelId: inserted.channelId, message: posted, backlog: inserted.backlog, summaryThreshold: inserted.summaryThreshold, tokens, closedThread: inserted.closedThread, announced: inserted.announced }),
     );
     return { message: posted, replayed: false };
   }
@@ -138,6 +138,7 @@ export class MessagesService {
         tokens,
         endsBatch: i === posted.length - 1,
         closedThread: row.closed_thread === true,
+        announced: row.announced,
       });
       this.events.emit(MessagePostedEvent.NAME, event);
     });

@@ -72,7 +72,7 @@ const postCtes = (input: string) => `
   ), ${MESSAGE_OUTBOX}`;
 
 const POST_RESULT = `
-  SELECT m.*, c.id AS channel_id, c.summary_threshold, c.summary_threshold_tokens, c.token_total,
+  SELECT m.*, EXISTS (SELECT 1 FROM wo WHERE wo.seq = m.seq) AS announced, c.id AS channel_id, c.summary_threshold, c.summary_threshold_tokens, c.token_total,
          ${backlogSql('c.last_seq', 'COALESCE(s.covers_through_seq, 0)')} AS backlog,
          ${backlogSql('c.token_total', 'COALESCE(s.covers_through_tokens, 0)')} AS backlog_tokens`;
 const POST_FROM = `  FROM m CROSS JOIN c LEFT JOIN channel_summaries s ON s.channel_id = c.id`;

@@ -1,6 +1,5 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { OnEvent } from '@nestjs/event-emitter';
-import { MessageType } from '@qhorus/api';
 import { WebhookConfig } from '../config/slices/webhook-config';
 import { MessagePostedEvent } from '../message-store/message-posted.event';
 import { SummaryUpdatedEvent } from '../summary/summary-updated.event';
@@ -11,9 +10,9 @@ import { WebhooksRepository } from './webhooks.repository';
 export const WEBHOOK_WAKE_DELAY_MS = 10;
 
 /**
- * Wakes the deliverers after a commit that may have written the outbox. The post's hot path
- * costs a boolean test while no hook is enabled anywhere (re-read every QHORUS_WEBHOOK_POLL_MS,
- * set at once by a create on this instance). Otherwise at most one wake-up per
+ * Wakes the deliverers after a commit that wrote the outbox: a post says so itself (`announced`:
+ * some enabled hook may hear of it); a summary commit wakes them while any hook is enabled
+ * (re-read every QHORUS_WEBHOOK_POLL_MS, set at once by a create on this instance). At most one wake-up per
  * WEBHOOK_WAKE_DELAY_MS: a post after a quiet spell wakes the deliverers at once, and the posts
  * that follow within the window share one more wake-up at its end (one fan-out for all of them),
  * so a busy channel costs about one fan-out per window and a lone post no wait.
@@ -45,7 +44,7 @@ export class WebhookWake implements OnApplicationBootstrap, BeforeApplicationShu
 
   @OnEvent(MessagePostedEvent.NAME)
   onMessagePosted(event: MessagePostedEvent): void {
-    if (this.anyEnabled && event.message.type !== MessageType.EVENT) this.soon();
+    if (event.announced) this.soon();
   }
 
   @OnEvent(SummaryUpdatedEvent.NAME)

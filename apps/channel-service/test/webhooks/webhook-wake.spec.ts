@@ -16,7 +16,8 @@ class CountingKick extends WebhookKick {
   async close(): Promise<void> {}
 }
 
-const posted = (type = MessageType.STATUS) => new MessagePostedEvent({ channelId: '1', message: { type } as never, backlog: 1, summaryThreshold: 100 });
+/** A post whose outbox row was written (`announced`: some hook may hear of it), or not. */
+const posted = (announced = true) => new MessagePostedEvent({ channelId: '1', message: { type: MessageType.STATUS } as never, backlog: 1, summaryThreshold: 100, announced });
 
 describe('webhook wake-up after posts', () => {
   let kick: CountingKick;
@@ -61,13 +62,22 @@ describe('webhook wake-up after posts', () => {
     expect(kick.notified - before).toBeLessThanOrEqual(1_000 / WEBHOOK_WAKE_DELAY_MS + 1);
   });
 
-  it('never wakes for EVENT telemetry, nor while no hook is enabled', () => {
-    wake.onMessagePosted(posted(MessageType.EVENT));
-    jest.advanceTimersByTime(WEBHOOK_WAKE_DELAY_MS * 2);
+  it('never wakes for a post no hook may hear of (no outbox row: EVENT telemetry, hooks on other channels only)', () => {
+    for (let i = 0; i < 5; i++) {
+      wake.onMessagePosted(posted(false));
+      jest.advanceTimersByTime(WEBHOOK_WAKE_DELAY_MS * 2);
+    }
     expect(kick.notified).toBe(0);
+  });
+
+  it('wakes for a summary commit while some hook is enabled, never while none is', () => {
+    wake.onSummaryUpdated();
+    expect(kick.notified).toBe(1);
     const idle = new WebhookWake(kick, {} as WebhooksRepository, new WebhookConfig(loadConfig({})));
-    idle.onMessagePosted(posted());
     jest.advanceTimersByTime(WEBHOOK_WAKE_DELAY_MS * 2);
-    expect(kick.notified).toBe(0);
+    idle.onSummaryUpdated();
+    jest.advanceTimersByTime(WEBHOOK_WAKE_DELAY_MS * 2);
+    expect(kick.notified).toBe(1);
+    idle.beforeApplicationShutdown();
   });
 });
