@@ -19,7 +19,7 @@ import { threadKey } from '../../threads/thread-key';
 import { ThreadsRepository } from '../../threads/threads.repository';
 import { ChannelModelMeters } from './channel-model-meters';
 import { foldInChunks } from './fold-in-chunks';
-import { callSummariser } from './summariser-call';
+import { callSummariser, isBuiltInSummariser, summaryErrorText } from './summariser-call';
 
 /** Raw messages are level 0 of the pipeline's hierarchy (their summaries would be level 1). */
 const MESSAGE_LEVEL = 0;
@@ -79,9 +79,9 @@ export class ClosedThreadSummariser {
       if (stored === null) return true; // written from content redacted meanwhile: dropped, summarise again
       return await this.threads.markSummarised(channelId, correlationId, thread.closedSeq!);
     } catch (err) {
-      const message = err instanceof Error ? err.message : String(err);
-      this.logger.warn({ channel: channel.name, correlationId, err: message }, 'thread summary failed');
-      await this.threads.recordSummaryError(channelId, correlationId, message);
+      // As a channel summary's failure: the log gets the message (content-free), summary_error the full text.
+      this.logger.warn({ channel: channel.name, correlationId, err: err instanceof Error ? err.message : String(err) }, 'thread summary failed');
+      await this.threads.recordSummaryError(channelId, correlationId, summaryErrorText(err));
       throw err;
     }
   }
@@ -130,6 +130,7 @@ export class ClosedThreadSummariser {
           (signal) => new ContentSummariserToSummariser(summariser, { preamble: channel.description, signal, modelCalls }).summarise(events, previous),
           `thread summariser '${channel.summariser}'`,
           this.config,
+          summariser === this.fallback || isBuiltInSummariser(channel.summariser) ? null : channel.summariser,
         );
         assertValidSummary(read.result, channel.summariser); // blank text or a non-string annotation fails the job, naming the summariser
         if (read.count === 0) read.first = chunk[0].seq;

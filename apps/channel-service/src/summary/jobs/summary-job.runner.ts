@@ -13,7 +13,7 @@ import { NO_TIER, SummaryJobFinishedEvent, SummaryJobOutcome } from '../summary-
 import { SummaryUpdatedEvent } from '../summary-updated.event';
 import { ChannelModelMeters } from './channel-model-meters';
 import { foldInChunks } from './fold-in-chunks';
-import { callSummariser } from './summariser-call';
+import { callSummariser, isBuiltInSummariser, summaryErrorText } from './summariser-call';
 
 /**
  * One summary job: summarise the backlog (coversThroughSeq, lastSeq] as read at the start, in
@@ -90,11 +90,11 @@ export class SummaryJobRunner {
         },
       });
     } catch (err) {
-      const message = err instanceof Error ? err.message : String(err);
-      this.logger.warn({ channel: channel.name, coversThroughSeq: slot.coversThroughSeq, err: message }, 'summary step failed');
+      // The log gets the error's message, which a registered summariser's error keeps content-free; lastError its full text.
+      this.logger.warn({ channel: channel.name, coversThroughSeq: slot.coversThroughSeq, err: err instanceof Error ? err.message : String(err) }, 'summary step failed');
       this.emitFinished(channelId, channel.name, 'failure', tier, startedAt, steps);
       modelCalls.release();
-      await this.summaries.recordError(channelId, message);
+      await this.summaries.recordError(channelId, summaryErrorText(err));
       throw err;
     }
     this.emitFinished(channelId, channel.name, modelFailure === null ? 'success' : 'degraded', tier, startedAt, steps);
@@ -104,7 +104,7 @@ export class SummaryJobRunner {
 
   /** One step of the channel's strategy (`update` checks its answer). */
   private summarise(hook: ChannelSummariser, step: SummaryUpdateContext, summariser: string): Promise<SummaryResult> {
-    return callSummariser((signal) => hook.update({ ...step, signal }), `summariser '${summariser}'`, this.config);
+    return callSummariser((signal) => hook.update({ ...step, signal }), `summariser '${summariser}'`, this.config, isBuiltInSummariser(summariser) ? null : summariser);
   }
 
   /** For metrics: one event per job, whatever its outcome. */
