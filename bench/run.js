@@ -84,7 +84,7 @@ async function main() {
     log('building (npx nest build)…');
     execSync('npx nest build', { cwd: dist.ROOT, stdio: 'inherit' });
   }
-  const { CONFIG_DEFAULTS } = dist.require.appConfig();
+  const { CONFIG_DEFAULTS } = dist.require.configDefaults();
   const poolSize = CONFIG_DEFAULTS.QHORUS_DB_POOL_SIZE;
   const stamp = runStamp();
   const queuePrefix = `qbench-${stamp}`;

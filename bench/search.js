@@ -167,7 +167,7 @@ async function main() {
     const seeded = await timed(() => withClient(db.url, (c) => seedSearchCorpus(c, { channels: CHANNELS, messages: MESSAGES })));
     await withClient(db.url, (c) => c.query('VACUUM ANALYZE messages'));
     log(`  seeded in ${(seeded.ms / 1000).toFixed(1)} s`);
-    const { CONFIG_DEFAULTS } = dist.require.appConfig();
+    const { CONFIG_DEFAULTS } = dist.require.configDefaults();
     const serviceEnv = {
       queuePrefix,
       poolSize: CONFIG_DEFAULTS.QHORUS_DB_POOL_SIZE,

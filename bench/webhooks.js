@@ -469,7 +469,7 @@ async function outboxDrain(stamp, poolSize, receiver) {
 }
 
 async function main() {
-  const { CONFIG_DEFAULTS } = dist.require.appConfig();
+  const { CONFIG_DEFAULTS } = dist.require.configDefaults();
   const poolSize = CONFIG_DEFAULTS.QHORUS_DB_POOL_SIZE;
   const stamp = runStamp();
   const receiver = await startReceiver();

@@ -3,7 +3,6 @@ import { ContentSummariser } from '@qhorus/blocks-summarisation';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { Writable } from 'node:stream';
 import { __resetOutOfContextForTests } from 'nestjs-pino/PinoLogger';
 import { DASHBOARD_ROOT } from '../apps/channel-service/src/dashboard/dashboard';
 import { OPERATION_EXAMPLES } from '../apps/channel-service/src/docs/examples';
@@ -11,6 +10,7 @@ import { hashToken } from '../apps/channel-service/src/auth/tokens';
 import { OPERATION_ERRORS } from '../apps/channel-service/src/docs/error-responses';
 import { getSummary, postMany, waitForSummary } from './support/channel-helpers';
 import { ApiClient, waitFor } from './support/http';
+import { logLines } from './support/log-lines';
 import { parsePrometheusText, sampleValue } from './support/prometheus-text';
 import { loadSwaggerPluginMetadata } from './support/swagger-plugin-metadata';
 import { startTestApp, TEST_ADMIN_TOKEN, TestApp } from './support/test-app';
@@ -320,13 +320,7 @@ describe('operations: OpenAPI, metrics, health and logs', () => {
 
   describe('embedded mode, and logs', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'qhorus-ops-'));
-    const lines: string[] = [];
-    const logs = new Writable({
-      write(chunk, _encoding, done) {
-        lines.push(...String(chunk).split('\n').filter(Boolean));
-        done();
-      },
-    });
+    const { lines, stream: logs } = logLines();
     let embedded: TestApp;
     let adminToken: string;
     afterAll(async () => {

@@ -1,11 +1,11 @@
 import { Message, SummaryResult } from '@qhorus/api';
 import { ContentSummariser } from '@qhorus/blocks-summarisation';
 import { randomBytes } from 'node:crypto';
-import { Writable } from 'node:stream';
 import Redis from 'ioredis';
 import { __resetOutOfContextForTests } from 'nestjs-pino/PinoLogger';
 import { Client } from 'pg';
 import { ApiClient, waitFor } from './support/http';
+import { logLines } from './support/log-lines';
 import { TEST_REDIS_URL } from './support/test-database';
 import { startTestApp, TestApp } from './support/test-app';
 
@@ -38,13 +38,7 @@ async function redisValues(redis: Redis, prefix: string): Promise<string> {
  * (`lastError`, a thread's `summary_error`), where a redaction reaches them.
  */
 describe("a registered summariser's failure never puts message content in a log or in Redis", () => {
-  const lines: string[] = [];
-  const logs = new Writable({
-    write(chunk, _encoding, done) {
-      lines.push(...String(chunk).split('\n').filter(Boolean));
-      done();
-    },
-  });
+  const { lines, stream: logs } = logLines();
   let t: TestApp;
   let alice: ApiClient;
   let bob: ApiClient;

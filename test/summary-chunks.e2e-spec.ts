@@ -1,4 +1,4 @@
-import { CONFIG_DEFAULTS } from '../apps/channel-service/src/config/app-config';
+import { CONFIG_DEFAULTS } from '../apps/channel-service/src/config/config-defaults';
 import { ContentSummariser } from '@qhorus/blocks-summarisation';
 import { Message, SummaryResult } from '@qhorus/api';
 import { ApiClient } from './support/http';

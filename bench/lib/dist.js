@@ -12,6 +12,7 @@ module.exports = {
   SERVICE_ENTRY: join(DIST, 'apps/channel-service/src/main.js'),
   require: {
     appConfig: () => require(join(DIST, 'apps/channel-service/src/config/app-config.js')),
+    configDefaults: () => require(join(DIST, 'apps/channel-service/src/config/config-defaults.js')),
     bootstrap: () => require(join(DIST, 'apps/channel-service/src/bootstrap.js')),
     runMigrations: () => require(join(DIST, 'apps/channel-service/src/database/run-migrations.js')),
     summaryRepository: () => require(join(DIST, 'apps/channel-service/src/summary/summary.repository.js')),

@@ -144,7 +144,7 @@ async function measureStartup() {
 async function measureCapacity(stamp = runStamp()) {
   const db = await createDatabase(stamp, 'capacity');
   const queuePrefix = `qbench-${stamp}-capacity`;
-  const { CONFIG_DEFAULTS } = dist.require.appConfig();
+  const { CONFIG_DEFAULTS } = dist.require.configDefaults();
   let service;
   try {
     service = await startService({ databaseUrl: db.url, queuePrefix, poolSize: CONFIG_DEFAULTS.QHORUS_DB_POOL_SIZE });

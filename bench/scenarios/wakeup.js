@@ -128,7 +128,7 @@ async function redisRoundTrips(count, gapMs, isDone) {
 }
 
 async function measureWakeup(stamp = runStamp()) {
-  const { CONFIG_DEFAULTS } = dist.require.appConfig();
+  const { CONFIG_DEFAULTS } = dist.require.configDefaults();
   const poolSize = CONFIG_DEFAULTS.QHORUS_DB_POOL_SIZE;
   const db = await createDatabase(stamp, 'wakeup');
   const queuePrefix = `qbench-${stamp}-wakeup`;

@@ -1,7 +1,8 @@
 import Fastify from 'fastify';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { AppConfig, CONFIG_DEFAULTS, ConfigValidationError, loadConfig, MAX_TIMER_MS, OPTIONAL_KNOBS, SUMMARY_FAILURE_BACKOFF_SWEEP_INTERVALS, TUNING_KNOBS } from '../../src/config/app-config';
+import { AppConfig, ConfigValidationError, loadConfig, MAX_TIMER_MS, SUMMARY_FAILURE_BACKOFF_SWEEP_INTERVALS } from '../../src/config/app-config';
+import { CONFIG_DEFAULTS, OPTIONAL_KNOBS, TUNING_KNOBS } from '../../src/config/config-defaults';
 import { trustProxySetting } from '../../src/config/trust-proxy';
 
 describe('loadConfig', () => {

@@ -1,4 +1,4 @@
-import { CONFIG_DEFAULTS } from '../../src/config/app-config';
+import { CONFIG_DEFAULTS } from '../../src/config/config-defaults';
 import { givesUp, retryDelayMs } from '../../src/webhooks/retry-schedule';
 
 const DEFAULT_SCHEDULE = {

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
-import { MAX_RETENTION_DAYS } from '../../config/app-config';
+import { MAX_RETENTION_DAYS } from '../../config/config-defaults';
 
 /** The most messages a count bound may keep (Postgres integer). */
 export const MAX_RETENTION_MESSAGES = 1_000_000_000;
