@@ -1,8 +1,8 @@
-import { Writable } from 'node:stream';
 import { __resetOutOfContextForTests } from 'nestjs-pino/PinoLogger';
 import { FakeAnthropic, startFakeAnthropic } from '../libs/blocks-summarisation/test/fake-anthropic-server';
 import { getSummary, postMany, waitForSummary } from './support/channel-helpers';
 import { startTestApp, TestApp } from './support/test-app';
+import { logLines } from './support/log-lines';
 
 /** Far above any backlog here: summaries run only when the test asks (refresh). */
 const MANUAL_ONLY = 10_000;
@@ -14,13 +14,7 @@ const API_KEY = 'sk-ant-api03-never-in-a-log';
  * (pino), not on stderr at every call.
  */
 describe("the SDK's deprecation notice reaches the log once per model", () => {
-  const lines: Record<string, any>[] = [];
-  const logs = new Writable({
-    write(chunk, _encoding, done) {
-      for (const line of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(line));
-      done();
-    },
-  });
+  const { entries: lines, stream: logs } = logLines();
   let fake: FakeAnthropic;
   let t: TestApp;
   let printed: jest.SpyInstance;

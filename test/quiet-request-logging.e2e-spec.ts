@@ -1,18 +1,12 @@
-import { Writable } from 'node:stream';
 import { __resetOutOfContextForTests } from 'nestjs-pino/PinoLogger';
 import { waitFor } from './support/http';
 import { startTestApp, TestApp } from './support/test-app';
+import { logLines } from './support/log-lines';
 
 // At LOG_LEVEL=warn the per-request logger is not installed (it costs every request; see
 // docs/benchmarks.md): failed requests must still be logged, with their request id.
 describe('request logs at LOG_LEVEL=warn', () => {
-  const lines: Record<string, any>[] = [];
-  const logs = new Writable({
-    write(chunk, _encoding, done) {
-      for (const line of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(line));
-      done();
-    },
-  });
+  const { entries: lines, stream: logs } = logLines();
   let t: TestApp;
 
   beforeAll(async () => {

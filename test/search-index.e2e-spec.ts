@@ -3,7 +3,6 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { __resetOutOfContextForTests } from 'nestjs-pino/PinoLogger';
 import { Client } from 'pg';
 import { hashToken } from '../apps/channel-service/src/auth/tokens';
@@ -17,6 +16,7 @@ import { migrate, MIGRATIONS } from './support/migrations';
 import { ensureServiceBuilt, SERVICE_ENTRY } from './support/process-harness';
 import { startTestApp, TEST_ADMIN_TOKEN } from './support/test-app';
 import { createTestDatabase } from './support/test-database';
+import { logLines } from './support/log-lines';
 
 const AGENT_TOKEN = 'qh_search-index-agent-token-0123456789';
 /** Existing messages when the search migration arrives: more than one batch of the pass. */
@@ -30,13 +30,7 @@ describe('the search index on an existing database', () => {
   let db: Awaited<ReturnType<typeof createTestDatabase>>;
   let pg: Client;
   let app: NestFastifyApplication | undefined;
-  const lines: Record<string, any>[] = [];
-  const logs = new Writable({
-    write(chunk, _encoding, done) {
-      for (const line of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(line));
-      done();
-    },
-  });
+  const { entries: lines, stream: logs } = logLines();
 
   async function serve(env: Record<string, string> = {}): Promise<ApiClient> {
     __resetOutOfContextForTests();
