@@ -154,16 +154,23 @@ describe('token-aware summaries: summaryThresholdTokens, pendingTokens, /context
       );
     }
     const db = t.app.get(Database);
+    // The spy sees every query of the process: a background one (the sweep, the webhook poll) may
+    // fall into a request's window and only adds, so the fewest of a few requests is the request's own.
+    const QUERY_COUNT_TRIES = 3;
     const queriesOf = async (channel: string) => {
       await alice.get(`/api/v1/channels/${channel}/summary`); // the agent's token is cached from here on
-      const spy = jest.spyOn(db, 'query');
-      try {
-        const res = await alice.get(`/api/v1/channels/${channel}/context`);
-        expect(res.status).toBe(200);
-        return { queries: spy.mock.calls.length, context: res.body };
-      } finally {
-        spy.mockRestore();
+      let fewest: { queries: number; context: any } | null = null;
+      for (let i = 0; i < QUERY_COUNT_TRIES; i++) {
+        const spy = jest.spyOn(db, 'query');
+        try {
+          const res = await alice.get(`/api/v1/channels/${channel}/context`);
+          expect(res.status).toBe(200);
+          if (fewest === null || spy.mock.calls.length < fewest.queries) fewest = { queries: spy.mock.calls.length, context: res.body };
+        } finally {
+          spy.mockRestore();
+        }
       }
+      return fewest!;
     };
     const long = await queriesOf('long');
     const short = await queriesOf('short');
