@@ -12,9 +12,6 @@
  * narrower: the fan-out decides, this only skips what it would find nothing for.
  */
 
-/** Whether any hook is enabled at all (the wake-up listener's switch). */
-export const ANY_WEBHOOK_ENABLED_SQL = `EXISTS (SELECT 1 FROM webhooks WHERE disabled_at IS NULL)`;
-
 /** Hook events whose audience is everyone who can read the channel, or one agent of it. */
 type BroadcastEvent = 'message.posted' | 'summary.updated' | 'thread.closed';
 

@@ -4,7 +4,6 @@ import { readableSql } from '../channels/channel-access';
 import { Database } from '../database/database';
 import { MESSAGE_COLUMNS, MessageRow } from '../message-store/message.entity';
 import { qualifiedColumns } from '../database/column-list';
-import { ANY_WEBHOOK_ENABLED_SQL } from '../common/webhook-outbox';
 import { ClaimedDelivery, toWebhook, Webhook, WEBHOOK_ATTEMPT_COLUMNS, WEBHOOK_COLUMNS, WEBHOOK_TEST_EVENT, WebhookAttemptRow, WebhookRow } from './webhook.entity';
 
 export interface NewWebhook {
@@ -41,7 +40,8 @@ const ATTEMPTS_SQL = `SELECT ${WEBHOOK_ATTEMPT_COLUMNS} FROM webhook_attempts WH
 const ENQUEUE_TEST_SQL = `
   INSERT INTO webhook_deliveries (id, webhook_id, type, event_at) SELECT $2, id, '${WEBHOOK_TEST_EVENT}', now() FROM webhooks
   WHERE id = $1 AND disabled_at IS NULL RETURNING id`;
-const ANY_ENABLED_SQL = `SELECT ${ANY_WEBHOOK_ENABLED_SQL} AS any`;
+/** Whether any hook is enabled at all (the wake-up listener's switch for summary commits; webhooks_enabled_idx). */
+const ANY_ENABLED_SQL = `SELECT EXISTS (SELECT 1 FROM webhooks WHERE disabled_at IS NULL) AS any`;
 
 /**
  * Fans a batch of outbox rows out to the matching hooks, in one statement: the rows are taken
